@@ -1,0 +1,1 @@
+//! The bake: frame loop, cache writing, resume and cancel.

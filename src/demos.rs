@@ -1,0 +1,1 @@
+//! Built-in demo scenes reproducing the paper's Table 1.

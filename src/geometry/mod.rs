@@ -1,0 +1,77 @@
+//! Triangle-mesh geometry the bake needs: closedness, volume, area, an object's pose at any
+//! instant, the liquid lattice inside a closed mesh, and evenly spaced samples on a surface.
+
+mod fill;
+mod motion;
+mod sampling;
+
+use std::collections::HashMap;
+
+use glam::Vec3;
+
+use crate::scene::TriMesh;
+
+pub use fill::fill_closed_mesh;
+pub use motion::world_vertices;
+pub use sampling::{sample_surface, SurfaceSample};
+
+/// Nominal spacing of object particles on obstacle surfaces. They have radius
+/// `OBJECT_PARTICLE_RADIUS_FACTOR * r`; at this spacing the holes between them are far smaller
+/// than a liquid particle, so none can pass through.
+pub fn obstacle_spacing(radius: f32) -> f32 {
+    2.0 * radius
+}
+
+/// Object particle radius relative to the liquid radius (the paper: between 1 and 2).
+pub const OBJECT_PARTICLE_RADIUS_FACTOR: f32 = 1.5;
+
+/// Number of undirected edges not shared by exactly two triangles. Zero for a closed mesh.
+pub fn open_edge_count(mesh: &TriMesh) -> usize {
+    let mut uses: HashMap<(u32, u32), u32> = HashMap::new();
+    for t in &mesh.triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            *uses.entry((a.min(b), a.max(b))).or_default() += 1;
+        }
+    }
+    uses.values().filter(|&&n| n != 2).count()
+}
+
+/// Signed volume enclosed by a closed mesh (positive for outward-facing triangles).
+pub fn enclosed_volume(vertices: &[Vec3], triangles: &[[u32; 3]]) -> f32 {
+    let sum: f64 = triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| vertices[i as usize]);
+            a.dot(b.cross(c)) as f64
+        })
+        .sum();
+    (sum / 6.0) as f32
+}
+
+pub fn surface_area(vertices: &[Vec3], triangles: &[[u32; 3]]) -> f32 {
+    triangles
+        .iter()
+        .map(|t| {
+            let [a, b, c] = t.map(|i| vertices[i as usize]);
+            0.5 * (b - a).cross(c - a).length() as f64
+        })
+        .sum::<f64>() as f32
+}
+
+/// Unit normal of a triangle (zero for a degenerate one).
+pub fn triangle_normal(vertices: &[Vec3], t: [u32; 3]) -> Vec3 {
+    let [a, b, c] = t.map(|i| vertices[i as usize]);
+    (b - a).cross(c - a).normalize_or_zero()
+}
+
+/// Axis-aligned bounds of a point set.
+pub fn bounds(points: &[Vec3]) -> (Vec3, Vec3) {
+    points.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    )
+}
+
+#[cfg(test)]
+mod tests;

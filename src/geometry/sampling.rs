@@ -1,0 +1,74 @@
+//! Evenly spaced, deterministic samples on a triangle surface (object particles, emitter
+//! nozzles). Each sample is stored as a triangle and barycentric coordinates, so it follows
+//! the surface when the object moves or deforms.
+
+use std::collections::HashMap;
+
+use glam::{IVec3, Vec3};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SurfaceSample {
+    pub triangle: u32,
+    /// Barycentric weights of the triangle's second and third vertex.
+    pub u: f32,
+    pub v: f32,
+}
+
+impl SurfaceSample {
+    pub fn position(&self, vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec3 {
+        let [a, b, c] = triangles[self.triangle as usize].map(|i| vertices[i as usize]);
+        a + self.u * (b - a) + self.v * (c - a)
+    }
+}
+
+/// Samples no closer than `0.85 * spacing` to each other, and no point of the surface much
+/// farther than `spacing` from a sample. Dense candidates on each triangle (a barycentric
+/// lattice at a quarter spacing) are thinned greedily in a fixed order through a hash grid.
+pub fn sample_surface(
+    vertices: &[Vec3],
+    triangles: &[[u32; 3]],
+    spacing: f32,
+) -> Vec<SurfaceSample> {
+    let min_distance = 0.85 * spacing;
+    let candidate_step = 0.25 * spacing;
+    let cell = min_distance;
+    let key = |p: Vec3| (p / cell).floor().as_ivec3();
+    let mut grid: HashMap<IVec3, Vec<Vec3>> = HashMap::new();
+    let mut samples = Vec::new();
+    for (ti, t) in triangles.iter().enumerate() {
+        let [a, b, c] = t.map(|i| vertices[i as usize]);
+        let longest = (b - a).length().max((c - b).length()).max((a - c).length());
+        if longest.is_nan() || longest <= 0.0 {
+            continue;
+        }
+        let n = ((longest / candidate_step).ceil() as u32).clamp(1, 4096);
+        for i in 0..=n {
+            for j in 0..=(n - i) {
+                let (u, v) = (i as f32 / n as f32, j as f32 / n as f32);
+                let p = a + u * (b - a) + v * (c - a);
+                let k = key(p);
+                let crowded = (-1..=1).any(|dz| {
+                    (-1..=1).any(|dy| {
+                        (-1..=1).any(|dx| {
+                            grid.get(&(k + IVec3::new(dx, dy, dz)))
+                                .is_some_and(|cell_points| {
+                                    cell_points.iter().any(|q| {
+                                        q.distance_squared(p) < min_distance * min_distance
+                                    })
+                                })
+                        })
+                    })
+                });
+                if !crowded {
+                    grid.entry(k).or_default().push(p);
+                    samples.push(SurfaceSample {
+                        triangle: ti as u32,
+                        u,
+                        v,
+                    });
+                }
+            }
+        }
+    }
+    samples
+}

@@ -1,0 +1,39 @@
+//! The scene model: everything a bake is made of. Serialized with serde as a versioned binary
+//! file (postcard) or as JSON, from the same types.
+
+pub mod adhesion;
+pub mod io;
+pub mod materials;
+pub mod objects;
+pub mod presets;
+pub mod settings;
+mod validate;
+
+use serde::{Deserialize, Serialize};
+
+pub use adhesion::{AdhesionFunction, AdhesionMatrix, AdhesionOverride};
+pub use materials::{LiquidMaterial, Materials, SolidMaterial};
+pub use objects::{Emission, Motion, Role, SceneObject, TriMesh};
+pub use settings::{Domain, Settings, ViscosityModel};
+
+/// Version of the scene file format written by this build. Readers accept this and older.
+pub const SCENE_FORMAT_VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Scene {
+    pub version: u32,
+    pub settings: Settings,
+    pub materials: Materials,
+    pub objects: Vec<SceneObject>,
+}
+
+impl Scene {
+    pub fn new(settings: Settings, materials: Materials, objects: Vec<SceneObject>) -> Self {
+        Scene {
+            version: SCENE_FORMAT_VERSION,
+            settings,
+            materials,
+            objects,
+        }
+    }
+}

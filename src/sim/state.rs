@@ -1,0 +1,57 @@
+//! The liquid particles: everything a frame file stores and a resumed bake starts from.
+
+use glam::Vec3;
+
+/// Liquid particles as parallel arrays (structure of arrays).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LiquidParticles {
+    pub position: Vec<Vec3>,
+    pub velocity: Vec<Vec3>,
+    /// Index into `Materials::liquids`.
+    pub material: Vec<u16>,
+    /// Linear RGB.
+    pub colour: Vec<[f32; 3]>,
+}
+
+impl LiquidParticles {
+    pub fn len(&self) -> usize {
+        self.position.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.position.is_empty()
+    }
+    pub fn push(&mut self, position: Vec3, velocity: Vec3, material: u16, colour: [f32; 3]) {
+        self.position.push(position);
+        self.velocity.push(velocity);
+        self.material.push(material);
+        self.colour.push(colour);
+    }
+    /// Keeps the particles for which `keep` is true, in order.
+    pub fn retain(&mut self, keep: impl Fn(usize) -> bool) {
+        let idx: Vec<usize> = (0..self.len()).filter(|&i| keep(i)).collect();
+        self.permute(&idx);
+    }
+    /// Reorders (and possibly drops) particles: particle `k` becomes old particle `order[k]`.
+    pub fn permute(&mut self, order: &[usize]) {
+        self.position = order.iter().map(|&i| self.position[i]).collect();
+        self.velocity = order.iter().map(|&i| self.velocity[i]).collect();
+        self.material = order.iter().map(|&i| self.material[i]).collect();
+        self.colour = order.iter().map(|&i| self.colour[i]).collect();
+    }
+}
+
+/// What one baked frame cost and how the solver did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    pub frame: i32,
+    pub liquid_particles: usize,
+    pub object_particles: usize,
+    /// Density-correction passes over the frame's substeps.
+    pub density_iterations: u32,
+    /// Largest compression (ρ/ρ0 − 1) left after the last correction of the frame.
+    pub max_density_error: f32,
+    /// Liquid-liquid and liquid-object neighbour pairs visited over the frame.
+    pub neighbour_pairs: u64,
+    /// Particles removed for leaving the domain this frame.
+    pub removed: usize,
+}

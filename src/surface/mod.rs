@@ -1,0 +1,1 @@
+//! Particles to a smooth, watertight triangle mesh per frame.

@@ -1,0 +1,1 @@
+//! `gloop validate`: physical validation scenes that print measured vs expected and PASS/FAIL.
