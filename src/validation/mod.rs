@@ -1,1 +1,64 @@
-//! `gloop validate`: physical validation scenes that print measured vs expected and PASS/FAIL.
+//! `gloop validate`: physical validation scenes. Each scene measures something, compares it
+//! with what physics (or the issue) expects, and reports PASS/FAIL. Tests run the same scenes
+//! at sizes that fit in CI.
+
+use std::fmt;
+
+/// One measured quantity against its expectation.
+#[derive(Clone, Debug)]
+pub struct Check {
+    pub what: String,
+    pub measured: f64,
+    pub expected: String,
+    pub pass: bool,
+}
+
+impl Check {
+    /// Passes when `measured <= limit`.
+    pub fn at_most(what: impl Into<String>, measured: f64, limit: f64) -> Check {
+        Check { what: what.into(), measured, expected: format!("<= {limit}"), pass: measured <= limit }
+    }
+    /// Passes when `measured >= limit`.
+    pub fn at_least(what: impl Into<String>, measured: f64, limit: f64) -> Check {
+        Check { what: what.into(), measured, expected: format!(">= {limit}"), pass: measured >= limit }
+    }
+    /// Passes when `measured` is within `relative` of `target`.
+    pub fn near(what: impl Into<String>, measured: f64, target: f64, relative: f64) -> Check {
+        let pass = ((measured - target) / target).abs() <= relative;
+        Check {
+            what: what.into(),
+            measured,
+            expected: format!("{target} ± {:.1}%", relative * 100.0),
+            pass,
+        }
+    }
+    /// Reported for information only (e.g. the classic model's figures); never fails.
+    pub fn info(what: impl Into<String>, measured: f64) -> Check {
+        Check { what: what.into(), measured, expected: "(info)".into(), pass: true }
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "  {:<56} measured {:>12.6} expected {:<18} {}",
+            self.what,
+            self.measured,
+            self.expected,
+            if self.pass { "PASS" } else { "FAIL" }
+        )
+    }
+}
+
+/// A validation scene: a name for the command line and the function that runs it.
+pub struct Scenario {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub run: fn() -> crate::Result<Vec<Check>>,
+}
+
+/// Every validation scene, in the order `gloop validate` runs them.
+pub fn scenarios() -> Vec<Scenario> {
+    vec![]
+}
