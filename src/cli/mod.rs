@@ -1,0 +1,118 @@
+//! Argument parsing (clap derive) and dispatch to one file per command.
+
+mod bake_cmd;
+mod bench;
+mod demo_fallback;
+mod frames;
+mod info;
+mod validate;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Exit status of a bake stopped by its `cancel` file (finished frames are kept).
+pub const EXIT_CANCELLED: i32 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "gloop",
+    version,
+    about = "Bake highly viscous liquids (Steele et al. 2004)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Bake a built-in demo scene (honey-drop, paint-drops, fan) into a cache folder.
+    Demo {
+        /// Which demo.
+        name: String,
+        /// Cache folder to write (created if missing; an earlier bake in it is replaced).
+        #[arg(long)]
+        out: PathBuf,
+        /// Frames to bake, inclusive, e.g. `1..50` (default: the demo's range).
+        #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
+        frames: Option<(i32, i32)>,
+        /// Continue from the last complete frame in the cache folder.
+        #[arg(long)]
+        resume: bool,
+    },
+    /// Bake a scene file (binary `.gloop` or JSON) into a cache folder.
+    Bake {
+        scene: PathBuf,
+        /// Cache folder to write (created if missing; an earlier bake in it is replaced).
+        #[arg(long)]
+        out: PathBuf,
+        /// Frames to bake, inclusive, e.g. `1..50` (default: the scene's range).
+        #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
+        frames: Option<(i32, i32)>,
+        /// Continue from the last complete frame in the cache folder.
+        #[arg(long)]
+        resume: bool,
+    },
+    /// Print what a cache folder holds: manifest, frames present, particle counts.
+    Info { dir: PathBuf },
+    /// Measure solver speed and memory: median seconds per frame, neighbour pairs per second,
+    /// peak memory per particle.
+    Bench {
+        /// Frames to simulate per scene.
+        #[arg(long, default_value_t = 10)]
+        frames: u32,
+        /// Demo names or scene files (default: every demo).
+        scenes: Vec<String>,
+    },
+    /// Run the physical validation scenes and report PASS/FAIL per check.
+    Validate {
+        /// Scenes to run (default: all).
+        names: Vec<String>,
+    },
+}
+
+/// Parses the arguments, runs the command and returns the exit status.
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo {
+            name,
+            out,
+            frames,
+            resume,
+        } => bake_cmd::demo(&name, &out, frames, resume),
+        Command::Bake {
+            scene,
+            out,
+            frames,
+            resume,
+        } => bake_cmd::bake_file(&scene, &out, frames, resume),
+        Command::Info { dir } => info::run(&dir).map(|()| 0),
+        Command::Bench { frames, scenes } => bench::run(frames, &scenes).map(|()| 0),
+        Command::Validate { names } => validate::run(&names),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+/// A demo scene by name, or an error listing the known names.
+fn demo_scene(name: &str) -> gloop::Result<gloop::Scene> {
+    // TODO(merge demos): use gloop::demos::{demo_scene, DEMO_NAMES} once on main.
+    use demo_fallback::{demo_scene, DEMO_NAMES};
+    demo_scene(name).ok_or_else(|| {
+        gloop::GloopError::Other(format!(
+            "unknown demo '{name}'; known demos: {}",
+            DEMO_NAMES.join(", ")
+        ))
+    })
+}
+
+fn demo_names() -> &'static [&'static str] {
+    demo_fallback::DEMO_NAMES
+}
