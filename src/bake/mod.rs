@@ -46,10 +46,12 @@ pub struct BakeOptions {
     /// Bake these frames (inclusive) instead of the scene's `frame_start..=frame_end`. The
     /// first is the initial state.
     pub frames: Option<(i32, i32)>,
-    /// Set it (from any thread) to stop the bake within a substep.
+    /// Set it (from any thread) to stop the bake within a substep. The solver checks it at
+    /// every substep; the bake also sets it itself when the `cancel` file appears.
     pub cancel: Arc<AtomicBool>,
-    /// Also stop when the file `cancel` appears in the cache folder. A stale `cancel` file is
-    /// deleted when the bake starts, so create it only after `status.json` says `running`.
+    /// Also stop when the file `cancel` appears in the cache folder (polled every 10 ms). A
+    /// stale `cancel` file is deleted when the bake starts, so create it only after
+    /// `status.json` says `running`.
     pub watch_cancel_file: bool,
     /// Runs on a second thread for every frame written (see [`FrameHook`]).
     pub on_frame: Option<FrameHook>,
@@ -136,14 +138,16 @@ pub fn bake(
         stats: Vec::new(),
         last_progress: None,
     };
-    let stop = AtomicBool::new(false);
     let done = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
-        let file = options.watch_cancel_file.then(|| run.cache.cancel());
-        scope.spawn(|| cancel::watch(&options.cancel, file, &stop, &done));
+        if options.watch_cancel_file {
+            let file = run.cache.cancel();
+            let (cancel, done) = (&*options.cancel, &done);
+            scope.spawn(move || cancel::watch_file(&file, cancel, done));
+        }
         let mut pipeline =
             pipeline::Pipeline::start(scope, options.on_frame.clone(), run.cache.clone());
-        let result = run.frames(sim, resumed, &stop, &mut pipeline, on_progress);
+        let result = run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress);
         done.store(true, Ordering::Release);
         // Let the hook finish the frames already written, even after a cancel.
         let hook_result = pipeline.finish();
