@@ -30,8 +30,8 @@ pub fn run(dir: &Path) -> Result<()> {
     }
     if let Ok(status) = Status::read(&cache.status()) {
         println!(
-            "  status: {:?} at frame {} ({}/{} frames, {:.1} s){}",
-            status.state,
+            "  status: {} at frame {} ({}/{} frames, {:.1} s){}",
+            format!("{:?}", status.state).to_lowercase(),
             status.frame,
             status.frames_done,
             status.frames_total,

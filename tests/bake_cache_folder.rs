@@ -1,0 +1,107 @@
+//! What a bake does to the folder it writes: replaces an earlier bake without touching other
+//! files, and feeds every frame to the frame hook (where the surface mesher plugs in).
+
+use std::sync::{Arc, Mutex};
+
+use gloop::bake::{bake, BakeOptions, FrameHook};
+use gloop::cache::{read_particles, write_particles, BakeState, CacheDir, Status};
+use gloop::sim::LiquidParticles;
+use gloop::GloopError;
+
+mod bake_support;
+use bake_support::{particle_files, tiny_scene};
+
+#[test]
+fn fresh_bake_replaces_an_earlier_bake_but_not_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = CacheDir::new(dir.path());
+    let mut stale = LiquidParticles::default();
+    stale.push(glam::Vec3::ONE, glam::Vec3::ZERO, 0, [1.0, 0.0, 0.0]);
+    for frame in 1..=9 {
+        write_particles(&cache.particles(frame), frame, &stale).unwrap();
+        std::fs::write(cache.surface(frame), b"old mesh").unwrap();
+    }
+    std::fs::write(dir.path().join("particles_00003.ply.tmp"), b"half").unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"keep me").unwrap();
+
+    bake(
+        &tiny_scene(3),
+        dir.path(),
+        &BakeOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "manifest.json",
+            "notes.txt",
+            "particles_00001.ply",
+            "particles_00002.ply",
+            "particles_00003.ply",
+            "scene.gloop",
+            "status.json"
+        ]
+    );
+    assert!(read_particles(&cache.particles(1)).unwrap().len() > 100);
+}
+
+#[test]
+fn frame_hook_gets_every_frame_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let hook: FrameHook = Arc::new(
+        move |frame, particles: &LiquidParticles, cache: &CacheDir| {
+            // What the mesher will do: read nothing, write the frame's surface file.
+            std::fs::write(cache.surface(frame), b"mesh").unwrap();
+            log.lock().unwrap().push((frame, particles.clone()));
+            Ok(())
+        },
+    );
+    let options = BakeOptions {
+        on_frame: Some(hook),
+        ..BakeOptions::default()
+    };
+    bake(&tiny_scene(4), dir.path(), &options, &mut |_| {}).unwrap();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.iter().map(|s| s.0).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    let cache = CacheDir::new(dir.path());
+    for (frame, particles) in seen.iter() {
+        assert_eq!(
+            &read_particles(&cache.particles(*frame)).unwrap(),
+            particles
+        );
+        assert!(cache.surface(*frame).exists());
+    }
+}
+
+#[test]
+fn a_failing_frame_hook_fails_the_bake_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let hook: FrameHook = Arc::new(|frame, _: &LiquidParticles, _: &CacheDir| {
+        if frame == 2 {
+            Err(GloopError::Other(
+                "mesher ran out of patience at frame 2".into(),
+            ))
+        } else {
+            Ok(())
+        }
+    });
+    let options = BakeOptions {
+        on_frame: Some(hook),
+        ..BakeOptions::default()
+    };
+    let err = bake(&tiny_scene(6), dir.path(), &options, &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("out of patience"), "{err}");
+    let status = Status::read(&CacheDir::new(dir.path()).status()).unwrap();
+    assert_eq!(status.state, BakeState::Failed);
+    assert!(status.error.unwrap().contains("out of patience"));
+    // Frames finished before the failure are kept.
+    assert!(particle_files(dir.path()).len() >= 2);
+}
