@@ -63,9 +63,11 @@ pub(super) fn clear_frames_after(cache: &CacheDir, last: i32) -> Result<()> {
     remove_matching(cache, Some(last))
 }
 
-/// A stale `cancel` file from an earlier run would stop this bake at once.
-pub(super) fn remove_stale_cancel(cache: &CacheDir) -> Result<()> {
-    remove(&cache.cancel())
+/// Removes a stale `cancel` file (from an earlier, cancelled run) that would stop a new bake
+/// at once. For whoever starts a bake; `bake()` itself leaves the file alone (see
+/// `BakeOptions::watch_cancel_file`).
+pub fn remove_stale_cancel(cache_dir: &Path) -> Result<()> {
+    remove(&CacheDir::new(cache_dir).cancel())
 }
 
 #[cfg(test)]

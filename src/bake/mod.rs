@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+pub use files::remove_stale_cancel;
 pub use pipeline::FrameHook;
 
 use crate::cache::{BakeState, CacheDir, Manifest, Status};
@@ -50,8 +51,9 @@ pub struct BakeOptions {
     /// every substep; the bake also sets it itself when the `cancel` file appears.
     pub cancel: Arc<AtomicBool>,
     /// Also stop when the file `cancel` appears in the cache folder (polled every 10 ms). A
-    /// stale `cancel` file is deleted when the bake starts, so create it only after
-    /// `status.json` says `running`.
+    /// `cancel` file already there stops the bake right after its first frame: whoever starts
+    /// a bake removes a stale one first (the add-on's runner and the CLI do). The bake leaves
+    /// it alone, so a cancel requested while the bake is starting up is never lost.
     pub watch_cancel_file: bool,
     /// Runs on a second thread for every frame written (see [`FrameHook`]).
     pub on_frame: Option<FrameHook>,
@@ -118,7 +120,6 @@ pub fn bake(
     let (sim, resumed) = start_simulation(&scene, &cache, options.resume)?;
 
     std::fs::create_dir_all(cache.root()).map_err(|e| GloopError::io(cache.root(), e))?;
-    files::remove_stale_cancel(&cache)?;
     let mut manifest = Manifest::for_scene(&scene);
     match resumed {
         Some(frame) => {

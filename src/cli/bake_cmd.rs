@@ -38,6 +38,8 @@ fn run(scene: &Scene, out: &Path, frames: Option<(i32, i32)>, resume: bool) -> R
         bar.set_position(p.frames_done as u64);
         bar.set_message(progress_message(p));
     };
+    // A `cancel` file left by an earlier run would stop this bake at once.
+    gloop::bake::remove_stale_cancel(out)?;
     let result = bake(scene, out, &options, &mut on_progress);
     bar.finish_and_clear();
     let summary = result?;
