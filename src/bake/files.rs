@@ -20,10 +20,8 @@ fn owned(name: &str, beyond: Option<i32>) -> bool {
             };
         }
     }
-    let ours = matches!(
-        name,
-        "manifest.json" | "status.json" | "scene.gloop" | "cancel"
-    );
+    // Not `cancel`: a cancel requested while a bake starts must survive (see BakeOptions).
+    let ours = matches!(name, "manifest.json" | "status.json" | "scene.gloop");
     ours && (beyond.is_none() || temporary)
 }
 
@@ -80,6 +78,7 @@ mod tests {
         assert!(owned("surface_00003.ply.tmp", None));
         assert!(owned("manifest.json", None));
         assert!(!owned("notes.txt", None));
+        assert!(!owned("cancel", None));
         assert!(!owned("my_render.ply", None));
         assert!(owned("particles_00004.ply", Some(3)));
         assert!(!owned("particles_00003.ply", Some(3)));
