@@ -98,21 +98,33 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
     })
 }
 
+/// Issue 2's targets on the 2-core reference machine: seconds per frame (the paper's in
+/// brackets) and bytes per particle.
+fn target(name: &str) -> &'static str {
+    match name {
+        "honey-drop" => "<=0.040 s (paper 4.0), <=300 B",
+        "paint-drops" => "(paper 2.5 s), <=300 B",
+        "fan" => "<=0.5 s (paper 65), <=300 B",
+        _ => "",
+    }
+}
+
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10}",
+        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10}  target",
         "scene", "liquid", "object", "s/frame(med)", "pairs/s", "peak MB", "B/particle"
     );
     for r in rows {
         println!(
-            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0}",
+            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0}  {}",
             r.name,
             r.liquid,
             r.object,
             r.median_s,
             r.pairs_per_s,
             r.peak_bytes as f64 / 1e6,
-            r.bytes_per_particle
+            r.bytes_per_particle,
+            target(&r.name)
         );
     }
 }
