@@ -4,6 +4,9 @@
 
 use std::fmt;
 
+pub mod sphere;
+pub mod translated_blob;
+
 /// One measured quantity against its expectation.
 #[derive(Clone, Debug)]
 pub struct Check {
@@ -16,11 +19,21 @@ pub struct Check {
 impl Check {
     /// Passes when `measured <= limit`.
     pub fn at_most(what: impl Into<String>, measured: f64, limit: f64) -> Check {
-        Check { what: what.into(), measured, expected: format!("<= {limit}"), pass: measured <= limit }
+        Check {
+            what: what.into(),
+            measured,
+            expected: format!("<= {limit}"),
+            pass: measured <= limit,
+        }
     }
     /// Passes when `measured >= limit`.
     pub fn at_least(what: impl Into<String>, measured: f64, limit: f64) -> Check {
-        Check { what: what.into(), measured, expected: format!(">= {limit}"), pass: measured >= limit }
+        Check {
+            what: what.into(),
+            measured,
+            expected: format!(">= {limit}"),
+            pass: measured >= limit,
+        }
     }
     /// Passes when `measured` is within `relative` of `target`.
     pub fn near(what: impl Into<String>, measured: f64, target: f64, relative: f64) -> Check {
@@ -34,7 +47,12 @@ impl Check {
     }
     /// Reported for information only (e.g. the classic model's figures); never fails.
     pub fn info(what: impl Into<String>, measured: f64) -> Check {
-        Check { what: what.into(), measured, expected: "(info)".into(), pass: true }
+        Check {
+            what: what.into(),
+            measured,
+            expected: "(info)".into(),
+            pass: true,
+        }
     }
 }
 
@@ -60,5 +78,17 @@ pub struct Scenario {
 
 /// Every validation scene, in the order `gloop validate` runs them.
 pub fn scenarios() -> Vec<Scenario> {
-    vec![]
+    vec![
+        Scenario {
+            name: "sphere",
+            description:
+                "lattice ball of radius 10 r meshes to one round, closed, manifold surface",
+            run: sphere::run,
+        },
+        Scenario {
+            name: "translated-blob",
+            description: "a blob moved 0.37 cubes per frame keeps its surface area within 0.2%",
+            run: translated_blob::run,
+        },
+    ]
 }

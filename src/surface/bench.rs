@@ -1,0 +1,1 @@
+//! Meshing benchmark for `gloop bench` (to be filled).

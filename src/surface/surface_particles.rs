@@ -1,0 +1,1 @@
+//! The paper's surface particles (to be filled).
