@@ -7,8 +7,9 @@
 //!   surface. This is the smooth Gaussian-like blob field of the paper with a compact support.
 //! - `ball(x) = max_i (B^2 - |x - p_i|^2) / (B^2 - r^2)` is >= 1 within the particle radius `r`
 //!   of every particle. The blob field alone would drop isolated drops and single-particle
-//!   strands (their sum never reaches half the bulk sum); this keeps them, and thin strands stay
-//!   connected (neighbouring balls overlap and the blob field fills the necks).
+//!   strands (their sum never reaches half the bulk sum); this keeps them. Thin strands stay
+//!   connected: between linked particles of thin parts (`links`) the ball becomes a capsule of
+//!   radius `r` along the segment joining them.
 //!
 //! Both are continuous functions of the particle positions: nothing is classified, so nothing
 //! pops between frames.
@@ -66,6 +67,7 @@ pub fn evaluate_block(
     n: usize,
     cell: f32,
     particles: impl Iterator<Item = Vec3>,
+    links: impl Iterator<Item = (Vec3, Vec3)>,
 ) -> Vec<f32> {
     let side = n + 1;
     let mut rho = vec![0.0f32; side * side * side];
@@ -110,6 +112,38 @@ pub fn evaluate_block(
                             let k = row + x;
                             ball[k] = ball[k].max((b2 - d2) * inv_ball);
                         }
+                    }
+                }
+            }
+        }
+    }
+    // Capsules along thin links: the ball term of the nearest point on the segment.
+    let b = BALL_SUPPORT * params.radius;
+    for (a, e) in links {
+        let lo = a.min(e) - b;
+        let hi = a.max(e) + b;
+        let range = |axis: usize| {
+            let l = (lo[axis] / cell).ceil() as i64 - origin[axis] as i64;
+            let h = (hi[axis] / cell).floor() as i64 - origin[axis] as i64;
+            (l.max(0), h.min(n as i64))
+        };
+        let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
+        let axis = e - a;
+        let inv_len2 = 1.0 / axis.length_squared().max(f32::MIN_POSITIVE);
+        for z in z0..=z1 {
+            for y in y0..=y1 {
+                let row = (z as usize * side + y as usize) * side;
+                for x in x0..=x1 {
+                    let q = Vec3::new(
+                        point(x as usize, 0),
+                        point(y as usize, 1),
+                        point(z as usize, 2),
+                    );
+                    let t = ((q - a).dot(axis) * inv_len2).clamp(0.0, 1.0);
+                    let d2 = (a + axis * t).distance_squared(q);
+                    if d2 < b2 {
+                        let k = row + x as usize;
+                        ball[k] = ball[k].max((b2 - d2) * inv_ball);
                     }
                 }
             }

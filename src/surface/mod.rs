@@ -148,7 +148,15 @@ pub fn mesh_particles(
         0.5,
         s.centre_passes(),
     );
-    let raw = polygonize::polygonize(&smoothed, &region, &params, cell);
+    let links = neighbours::thin_links(
+        &smoothed,
+        &region,
+        s.region_distance * r,
+        params.support,
+        field::rest_sum(s.kernel_radius),
+        0.7,
+    );
+    let raw = polygonize::polygonize(&smoothed, &region, &links, &params, cell);
     if raw.triangles.is_empty() {
         return SurfaceMesh::default();
     }

@@ -106,3 +106,54 @@ pub fn regions(positions: &[Vec3], link: f32) -> (Vec<u32>, usize) {
     }
     (region, count as usize)
 }
+
+/// Pairs `(i, j)`, `i < j`, of the same region closer than `link`, where at least one of the two
+/// is in a thin part of the liquid: its kernel sum (support `support`) is below `thin` times the
+/// resting lattice's `rest_sum` (a one-particle strand: 0.36, a sheet: 0.62, a flat surface:
+/// 0.81). The surface puts a capsule along each, so strands never break into beads. In bulk
+/// liquid the blob field covers them anyway, so they are not generated there.
+pub fn thin_links(
+    positions: &[Vec3],
+    region: &[u32],
+    link: f32,
+    support: f32,
+    rest_sum: f32,
+    thin: f32,
+) -> Vec<(u32, u32)> {
+    let grid = ParticleGrid::new(positions, support.max(link));
+    let h2 = support * support;
+    let link2 = link * link;
+    let fraction: Vec<f32> = positions
+        .par_iter()
+        .map(|p| {
+            let mut sum = 0.0f32;
+            grid.for_each_near(*p, |j| {
+                let d2 = positions[j].distance_squared(*p);
+                if d2 < h2 {
+                    let v = 1.0 - d2 / h2;
+                    sum += v * v * v;
+                }
+            });
+            sum / rest_sum
+        })
+        .collect();
+    let per_particle: Vec<Vec<(u32, u32)>> = positions
+        .par_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut out = Vec::new();
+            grid.for_each_near(*p, |j| {
+                if j > i
+                    && region[j] == region[i]
+                    && fraction[i].min(fraction[j]) < thin
+                    && positions[j].distance_squared(*p) < link2
+                {
+                    out.push((i as u32, j as u32));
+                }
+            });
+            out.sort_unstable();
+            out
+        })
+        .collect();
+    per_particle.into_iter().flatten().collect()
+}

@@ -6,7 +6,7 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::cases::{case_triangles, corner_offset, edge_start};
-use super::field::{evaluate_block, FieldParams};
+use super::field::{evaluate_block, FieldParams, BALL_SUPPORT};
 
 /// Cells per block side: 17^3 points of two f32 fields stay in L2 cache.
 pub const BLOCK: i32 = 16;
@@ -33,10 +33,20 @@ fn div_floor(a: i32, b: i32) -> i32 {
     a.div_euclid(b)
 }
 
+/// Marks link entries in block lists (after the particles, in link order).
+const LINK: u32 = 1 << 31;
+
 /// Polygonizes the field of `positions`, each region on its own. `region[i]` is particle i's
-/// region; `cell` the cube size.
-pub fn polygonize(positions: &[Vec3], region: &[u32], params: &FieldParams, cell: f32) -> RawMesh {
+/// region; `links` pairs of particles (same region) joined by capsules; `cell` the cube size.
+pub fn polygonize(
+    positions: &[Vec3],
+    region: &[u32],
+    links: &[(u32, u32)],
+    params: &FieldParams,
+    cell: f32,
+) -> RawMesh {
     let h = params.support;
+    let b = BALL_SUPPORT * params.radius;
     // (region, block z, y, x, particle): every block each particle's support reaches.
     let mut touches: Vec<(u32, i32, i32, i32, u32)> = positions
         .par_iter()
@@ -54,6 +64,18 @@ pub fn polygonize(positions: &[Vec3], region: &[u32], params: &FieldParams, cell
             })
         })
         .collect();
+    touches.par_extend(links.par_iter().enumerate().flat_map_iter(|(k, &(i, j))| {
+        let (p, q) = (positions[i as usize], positions[j as usize]);
+        let lo = ((p.min(q) - b) / cell).to_array().map(|v| v.ceil() as i32);
+        let hi = ((p.max(q) + b) / cell).to_array().map(|v| v.floor() as i32);
+        let b0: [i32; 3] = std::array::from_fn(|a| div_floor(lo[a] - 1, BLOCK));
+        let b1: [i32; 3] = std::array::from_fn(|a| div_floor(hi[a], BLOCK));
+        let r = region[i as usize];
+        (b0[2]..=b1[2]).flat_map(move |z| {
+            (b0[1]..=b1[1])
+                .flat_map(move |y| (b0[0]..=b1[0]).map(move |x| (r, z, y, x, LINK | k as u32)))
+        })
+    }));
     touches.par_sort_unstable();
 
     // Split into blocks: runs of equal (region, block).
@@ -80,7 +102,13 @@ pub fn polygonize(positions: &[Vec3], region: &[u32], params: &FieldParams, cell
                 origin,
                 BLOCK as usize,
                 cell,
-                run.iter().map(|t| positions[t.4 as usize]),
+                run.iter()
+                    .filter(|t| t.4 & LINK == 0)
+                    .map(|t| positions[t.4 as usize]),
+                run.iter().filter(|t| t.4 & LINK != 0).map(|t| {
+                    let (i, j) = links[(t.4 & !LINK) as usize];
+                    (positions[i as usize], positions[j as usize])
+                }),
             );
             march_block(r, origin, cell, &field)
         })
