@@ -12,7 +12,8 @@ pub struct Attributes {
     pub velocities: Vec<Vec3>,
 }
 
-/// `support`: averaging radius (the field's kernel support).
+/// `support`: averaging radius (the field's kernel support); `grid` must have cells of at
+/// least half of it.
 #[allow(clippy::too_many_arguments)]
 pub fn vertex_attributes(
     vertices: &[Vec3],
@@ -34,7 +35,7 @@ pub fn vertex_attributes(
             let mut velocity = Vec3::ZERO;
             // Fallback when no particle is inside the support: the nearest one of the region.
             let mut nearest = (f32::INFINITY, usize::MAX);
-            grid.for_each_near(*x, |i| {
+            grid.for_each_within_cells(*x, 2, |i| {
                 if particle_region[i] != r {
                     return;
                 }
@@ -67,9 +68,10 @@ pub fn vertex_attributes(
 }
 
 /// How much bulk liquid lies around each vertex: the kernel sum over the particles of its region
-/// within `support`, divided by the sum inside a resting lattice (so ~0.5 on a flat surface,
-/// ~0.35 on a one-particle sheet, ~0.14 beside a one-particle strand, ~0.05 beside a lone drop).
-/// Varies continuously with particle positions.
+/// within `support`, divided by the sum inside a resting lattice (values for probes one particle
+/// diameter under the surface are listed at `smooth::smoothing_weight`).
+/// Varies continuously with particle positions. `grid` must have cells of at least half of
+/// `support`.
 pub fn vertex_bulk(
     vertices: &[Vec3],
     vertex_region: &[u32],
@@ -85,7 +87,7 @@ pub fn vertex_bulk(
         .zip(vertex_region.par_iter())
         .map(|(x, &r)| {
             let mut sum = 0.0f32;
-            grid.for_each_near(*x, |i| {
+            grid.for_each_within_cells(*x, 2, |i| {
                 let d2 = positions[i].distance_squared(*x);
                 if d2 < h2 && particle_region[i] == r {
                     let v = 1.0 - d2 / h2;

@@ -27,14 +27,14 @@ pub fn smooth_centres(
     let mut current = positions.to_vec();
     let h2 = support * support;
     for _ in 0..passes {
-        let grid = ParticleGrid::new(&current, support);
+        let grid = ParticleGrid::new(&current, support / 2.0);
         current = (0..current.len())
             .into_par_iter()
             .map(|i| {
                 let p = current[i];
                 let mut w_sum = 0.0f32;
                 let mut mean = Vec3::ZERO;
-                grid.for_each_near(p, |j| {
+                grid.for_each_within_cells(p, 2, |j| {
                     if region[j] != region[i] {
                         return;
                     }

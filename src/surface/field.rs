@@ -102,7 +102,16 @@ pub fn evaluate_block(
                     continue;
                 }
                 let row = (z * side + y) * side;
-                for x in x0..=x1 as usize {
+                // Only the chord of the support sphere on this row (one cell of margin; the
+                // distance test below decides, so neighbouring blocks agree exactly).
+                let half = (h2 - dyz2).sqrt();
+                let cx0 = ((p.x - half) / cell).floor() as i64 - origin[0] as i64;
+                let cx1 = ((p.x + half) / cell).ceil() as i64 - origin[0] as i64;
+                let (rx0, rx1) = (cx0.max(x0 as i64) as usize, cx1.min(x1));
+                if rx1 < rx0 as i64 {
+                    continue;
+                }
+                for x in rx0..=rx1 as usize {
                     let dx = point(x, 0) - p.x;
                     let d2 = dx * dx + dyz2;
                     if d2 < h2 {

@@ -114,9 +114,26 @@ pub fn mesh_particles(
     particle_radius: f32,
     settings: &SurfaceSettings,
 ) -> SurfaceMesh {
+    mesh_particles_timed(positions, velocities, colours, particle_radius, settings).0
+}
+
+/// [`mesh_particles`], also returning the wall time of each stage (for `gloop bench`).
+pub fn mesh_particles_timed(
+    positions: &[Vec3],
+    velocities: &[Vec3],
+    colours: &[[f32; 3]],
+    particle_radius: f32,
+    settings: &SurfaceSettings,
+) -> (SurfaceMesh, Vec<(&'static str, std::time::Duration)>) {
+    let mut stages = Vec::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str| {
+        stages.push((name, clock.elapsed()));
+        clock = std::time::Instant::now();
+    };
     let s = settings.sanitised();
     if !(particle_radius.is_finite() && particle_radius > 0.0) {
-        return SurfaceMesh::default();
+        return (SurfaceMesh::default(), vec![]);
     }
     let r = particle_radius;
     let cell = s.resolution * r;
@@ -135,10 +152,11 @@ pub fn mesh_particles(
         .map(|&i| colours.get(i).copied().unwrap_or([0.8; 3]))
         .collect();
     if pos.is_empty() {
-        return SurfaceMesh::default();
+        return (SurfaceMesh::default(), vec![]);
     }
 
     let (region, region_count) = neighbours::regions(&pos, s.region_distance * r);
+    lap("regions");
     let params = field::FieldParams::new(r, s.kernel_radius, s.iso);
     let smoothed = centres::smooth_centres(
         &pos,
@@ -148,6 +166,7 @@ pub fn mesh_particles(
         0.5,
         s.centre_passes(),
     );
+    lap("centre smoothing");
     let links = neighbours::thin_links(
         &smoothed,
         &region,
@@ -156,9 +175,11 @@ pub fn mesh_particles(
         field::rest_sum(s.kernel_radius),
         0.7,
     );
+    lap("thin links");
     let raw = polygonize::polygonize(&smoothed, &region, &links, &params, cell);
+    lap("polygonize");
     if raw.triangles.is_empty() {
-        return SurfaceMesh::default();
+        return (SurfaceMesh::default(), stages);
     }
 
     let mut vertices = raw.positions;
@@ -172,18 +193,18 @@ pub fn mesh_particles(
         .zip(&raw_normals)
         .map(|(x, n)| *x - 2.0 * r * *n)
         .collect();
-    let bulk_support = 1.5 * params.support;
-    let bulk_grid = neighbours::ParticleGrid::new(&smoothed, bulk_support);
+    let bulk_grid = neighbours::ParticleGrid::new(&smoothed, params.support / 2.0);
     let bulk = attributes::vertex_bulk(
         &probes,
         &raw.region,
         &smoothed,
         &region,
         &bulk_grid,
-        bulk_support,
-        field::rest_sum(s.kernel_radius * 1.5),
+        params.support,
+        field::rest_sum(s.kernel_radius),
     );
     let weight: Vec<f32> = bulk.iter().map(|&b| smooth::smoothing_weight(b)).collect();
+    lap("smoothing weights");
     smooth::laplacian(&mut vertices, &adjacency, &weight, s.smoothing_iterations());
 
     // Each region encloses its liquid's volume: particles on a lattice of spacing 2r.
@@ -193,8 +214,9 @@ pub fn mesh_particles(
     }
     smooth::restore_volume(&mut vertices, &raw.triangles, &raw.region, &target, r);
 
+    lap("mesh smoothing + volume");
     let normals = smooth::vertex_normals(&vertices, &raw.triangles);
-    let grid = neighbours::ParticleGrid::new(&pos, params.support);
+    let grid = neighbours::ParticleGrid::new(&pos, params.support / 2.0);
     let attributes = attributes::vertex_attributes(
         &vertices,
         &raw.region,
@@ -205,11 +227,13 @@ pub fn mesh_particles(
         &grid,
         params.support,
     );
-    SurfaceMesh {
+    lap("normals, colours, velocities");
+    let mesh = SurfaceMesh {
         positions: vertices,
         normals,
         colours: attributes.colours,
         velocities: attributes.velocities,
         triangles: raw.triangles,
-    }
+    };
+    (mesh, stages)
 }

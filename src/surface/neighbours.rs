@@ -9,14 +9,66 @@ use rayon::prelude::*;
 
 pub struct ParticleGrid {
     cell: f32,
+    /// Cells covered by the dense table: `lo + [0, dims)`.
+    lo: [i32; 3],
+    dims: [i32; 3],
     /// Particle indices sorted by (cell, index).
     order: Vec<u32>,
-    cells: HashMap<[i32; 3], (u32, u32)>,
+    cells: Cells,
+}
+
+/// Where each cell's particles are in `order`.
+enum Cells {
+    /// `starts[c]..starts[c + 1]` for dense cell number c (x fastest), so a row of cells is one
+    /// contiguous range.
+    Dense(Vec<u32>),
+    /// For particles spread far apart (a dense table would be huge).
+    Sparse(HashMap<[i32; 3], (u32, u32)>),
 }
 
 impl ParticleGrid {
     pub fn new(positions: &[Vec3], cell: f32) -> Self {
         let key = |p: Vec3| (p / cell).floor().as_ivec3().to_array();
+        let (lo, hi) = positions
+            .iter()
+            .fold(([i32::MAX; 3], [i32::MIN; 3]), |(lo, hi), p| {
+                let k = key(*p);
+                (
+                    std::array::from_fn(|a| lo[a].min(k[a])),
+                    std::array::from_fn(|a| hi[a].max(k[a])),
+                )
+            });
+        let dims: [i32; 3] =
+            std::array::from_fn(|a| (hi[a] as i64 - lo[a] as i64 + 1).max(0) as i32);
+        let count = dims.iter().map(|&d| d as u64).product::<u64>();
+        let dense = !positions.is_empty() && count <= 4 * positions.len() as u64 + (1 << 20);
+        let linear = |k: [i32; 3]| {
+            (((k[2] - lo[2]) as i64 * dims[1] as i64 + (k[1] - lo[1]) as i64) * dims[0] as i64
+                + (k[0] - lo[0]) as i64) as u32
+        };
+        if dense {
+            let mut keyed: Vec<(u32, u32)> = positions
+                .par_iter()
+                .enumerate()
+                .map(|(i, p)| (linear(key(*p)), i as u32))
+                .collect();
+            keyed.par_sort_unstable();
+            let mut starts = vec![0u32; count as usize + 1];
+            for &(c, _) in &keyed {
+                starts[c as usize + 1] += 1;
+            }
+            for c in 0..count as usize {
+                starts[c + 1] += starts[c];
+            }
+            let order = keyed.into_iter().map(|(_, i)| i).collect();
+            return ParticleGrid {
+                cell,
+                lo,
+                dims,
+                order,
+                cells: Cells::Dense(starts),
+            };
+        }
         let mut keyed: Vec<([i32; 3], u32)> = positions
             .par_iter()
             .enumerate()
@@ -31,23 +83,59 @@ impl ParticleGrid {
                 start = k;
             }
         }
+        let order = keyed.into_iter().map(|(_, i)| i).collect();
         ParticleGrid {
             cell,
-            order: keyed.into_iter().map(|(_, i)| i).collect(),
-            cells,
+            lo,
+            dims,
+            order,
+            cells: Cells::Sparse(cells),
         }
     }
 
     /// Calls `visit(i)` for every particle in the 27 cells around `p` (a superset of those
     /// within one cell size), in a fixed order.
-    pub fn for_each_near(&self, p: Vec3, mut visit: impl FnMut(usize)) {
-        let c = (p / self.cell).floor().as_ivec3();
-        for dz in -1..=1 {
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    if let Some(&(s, e)) = self.cells.get(&[c.x + dx, c.y + dy, c.z + dz]) {
-                        for &i in &self.order[s as usize..e as usize] {
+    pub fn for_each_near(&self, p: Vec3, visit: impl FnMut(usize)) {
+        self.for_each_within_cells(p, 1, visit)
+    }
+
+    /// Calls `visit(i)` for every particle in the cells within `reach` cells of `p`'s cell
+    /// (a superset of those within `reach` cell sizes of `p`), in a fixed order.
+    pub fn for_each_within_cells(&self, p: Vec3, reach: i32, mut visit: impl FnMut(usize)) {
+        let c = (p / self.cell).floor().as_ivec3().to_array();
+        match &self.cells {
+            Cells::Dense(starts) => {
+                let x0 = (c[0] - reach).max(self.lo[0]);
+                let x1 = (c[0] + reach).min(self.lo[0] + self.dims[0] - 1);
+                if x1 < x0 {
+                    return;
+                }
+                for z in (c[2] - reach).max(self.lo[2])
+                    ..=(c[2] + reach).min(self.lo[2] + self.dims[2] - 1)
+                {
+                    for y in (c[1] - reach).max(self.lo[1])
+                        ..=(c[1] + reach).min(self.lo[1] + self.dims[1] - 1)
+                    {
+                        let row = ((z - self.lo[2]) as usize * self.dims[1] as usize
+                            + (y - self.lo[1]) as usize)
+                            * self.dims[0] as usize;
+                        let s = starts[row + (x0 - self.lo[0]) as usize] as usize;
+                        let e = starts[row + (x1 - self.lo[0]) as usize + 1] as usize;
+                        for &i in &self.order[s..e] {
                             visit(i as usize);
+                        }
+                    }
+                }
+            }
+            Cells::Sparse(cells) => {
+                for z in c[2] - reach..=c[2] + reach {
+                    for y in c[1] - reach..=c[1] + reach {
+                        for x in c[0] - reach..=c[0] + reach {
+                            if let Some(&(s, e)) = cells.get(&[x, y, z]) {
+                                for &i in &self.order[s as usize..e as usize] {
+                                    visit(i as usize);
+                                }
+                            }
                         }
                     }
                 }
@@ -120,14 +208,14 @@ pub fn thin_links(
     rest_sum: f32,
     thin: f32,
 ) -> Vec<(u32, u32)> {
-    let grid = ParticleGrid::new(positions, support.max(link));
+    let grid = ParticleGrid::new(positions, support.max(link) / 2.0);
     let h2 = support * support;
     let link2 = link * link;
     let fraction: Vec<f32> = positions
         .par_iter()
         .map(|p| {
             let mut sum = 0.0f32;
-            grid.for_each_near(*p, |j| {
+            grid.for_each_within_cells(*p, 2, |j| {
                 let d2 = positions[j].distance_squared(*p);
                 if d2 < h2 {
                     let v = 1.0 - d2 / h2;
@@ -142,7 +230,7 @@ pub fn thin_links(
         .enumerate()
         .map(|(i, p)| {
             let mut out = Vec::new();
-            grid.for_each_near(*p, |j| {
+            grid.for_each_within_cells(*p, 2, |j| {
                 if j > i
                     && region[j] == region[i]
                     && fraction[i].min(fraction[j]) < thin

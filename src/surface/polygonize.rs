@@ -121,12 +121,17 @@ fn march_block(region: u32, origin: [i32; 3], cell: f32, value: &[f32]) -> Block
     let n = BLOCK as usize;
     let side = n + 1;
     let index = |x: usize, y: usize, z: usize| (z * side + y) * side + x;
-    let mut local_vertex = vec![u32::MAX; side * side * side * 3];
     let mut mesh = BlockMesh {
         keys: vec![],
         positions: vec![],
         triangles: vec![],
     };
+    // Most blocks are wholly outside (around small drops) or inside (deep liquid): no surface.
+    let inside = value.iter().filter(|&&v| v > 0.0).count();
+    if inside == 0 || inside == value.len() {
+        return mesh;
+    }
+    let mut local_vertex = vec![u32::MAX; side * side * side * 3];
     for z in 0..n {
         for y in 0..n {
             for x in 0..n {

@@ -53,11 +53,11 @@ impl Adjacency {
 }
 
 /// Smoothing weight from the bulk fraction probed one diameter under a vertex
-/// (`attributes::vertex_bulk`): flat bulk 0.87, a particle sitting on it 0.51, a one-particle
-/// sheet 0.38 (all smoothed), a two-particle strand 0.28 (partly), a one-particle strand 0.15 and
-/// a lone drop 0.05 (kept as they are).
+/// (`attributes::vertex_bulk`, support 4r): flat bulk 0.98, a particle sitting on it 0.60, a
+/// one-particle sheet 0.53, a two-particle strand 0.49-0.57 (all smoothed), a one-particle
+/// strand 0.31 and a lone drop 0.17 (kept as they are).
 pub fn smoothing_weight(bulk: f32) -> f32 {
-    let t = ((bulk - 0.2) / (0.45 - 0.2)).clamp(0.0, 1.0);
+    let t = ((bulk - 0.33) / (0.5 - 0.33)).clamp(0.0, 1.0);
     t * t * (3.0 - 2.0 * t)
 }
 
