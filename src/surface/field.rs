@@ -79,55 +79,74 @@ pub fn evaluate_block(
     let inv_ball = 1.0 / (b2 - r2);
     let inv_h2 = 1.0 / h2;
     let point = |i: usize, axis: usize| (origin[axis] + i as i32) as f32 * cell;
+    let coords: [Vec<f32>; 3] = std::array::from_fn(|a| (0..side).map(|i| point(i, a)).collect());
+    let [xs, ys, zs] = &coords;
+    // Grid points within `reach` of `p` along one axis, as a local index range.
+    let range = |p: f32, reach: f32, axis: usize| {
+        let lo = ((p - reach) / cell).ceil() as i64 - origin[axis] as i64;
+        let hi = ((p + reach) / cell).floor() as i64 - origin[axis] as i64;
+        (lo.max(0) as usize, hi.min(n as i64))
+    };
+    let b = BALL_SUPPORT * params.radius;
     for p in particles {
-        let range = |axis: usize| {
-            let lo = ((p[axis] - h) / cell).ceil() as i64 - origin[axis] as i64;
-            let hi = ((p[axis] + h) / cell).floor() as i64 - origin[axis] as i64;
-            (lo.max(0) as usize, hi.min(n as i64))
-        };
-        let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
+        // The blob sum. The inner loop has no branch (points beyond the support add exactly
+        // +0.0, which changes no value), so it vectorises.
+        let (x0, x1) = range(p.x, h, 0);
+        let (y0, y1) = range(p.y, h, 1);
+        let (z0, z1) = range(p.z, h, 2);
         if x1 < x0 as i64 || y1 < y0 as i64 || z1 < z0 as i64 {
             continue;
         }
         for z in z0..=z1 as usize {
-            let dz = point(z, 2) - p.z;
+            let dz = zs[z] - p.z;
             let dz2 = dz * dz;
             if dz2 >= h2 {
                 continue;
             }
             for y in y0..=y1 as usize {
-                let dy = point(y, 1) - p.y;
+                let dy = ys[y] - p.y;
                 let dyz2 = dy * dy + dz2;
                 if dyz2 >= h2 {
                     continue;
                 }
-                let row = (z * side + y) * side;
-                // Only the chord of the support sphere on this row (one cell of margin; the
-                // distance test below decides, so neighbouring blocks agree exactly).
+                // Only the chord of the support sphere on this row (with a cell of margin).
                 let half = (h2 - dyz2).sqrt();
-                let cx0 = ((p.x - half) / cell).floor() as i64 - origin[0] as i64;
-                let cx1 = ((p.x + half) / cell).ceil() as i64 - origin[0] as i64;
-                let (rx0, rx1) = (cx0.max(x0 as i64) as usize, cx1.min(x1));
+                let (rx0, rx1) = range(p.x, half + cell, 0);
+                let (rx0, rx1) = (rx0.max(x0), rx1.min(x1));
                 if rx1 < rx0 as i64 {
                     continue;
                 }
-                for x in rx0..=rx1 as usize {
-                    let dx = point(x, 0) - p.x;
-                    let d2 = dx * dx + dyz2;
-                    if d2 < h2 {
-                        let v = 1.0 - d2 * inv_h2;
-                        rho[row + x] += v * v * v;
-                        if d2 < b2 {
-                            let k = row + x;
-                            ball[k] = ball[k].max((b2 - d2) * inv_ball);
-                        }
-                    }
+                let row = (z * side + y) * side;
+                let out = &mut rho[row + rx0..=row + rx1 as usize];
+                for (r, x) in out.iter_mut().zip(&xs[rx0..=rx1 as usize]) {
+                    let dx = x - p.x;
+                    let v = (1.0 - (dx * dx + dyz2) * inv_h2).max(0.0);
+                    *r += v * v * v;
+                }
+            }
+        }
+        // The ball term, over its smaller support.
+        let (x0, x1) = range(p.x, b, 0);
+        let (y0, y1) = range(p.y, b, 1);
+        let (z0, z1) = range(p.z, b, 2);
+        if x1 < x0 as i64 || y1 < y0 as i64 || z1 < z0 as i64 {
+            continue;
+        }
+        for z in z0..=z1 as usize {
+            let dz = zs[z] - p.z;
+            for y in y0..=y1 as usize {
+                let dy = ys[y] - p.y;
+                let dyz2 = dy * dy + dz * dz;
+                let row = (z * side + y) * side;
+                let out = &mut ball[row + x0..=row + x1 as usize];
+                for (k, x) in out.iter_mut().zip(&xs[x0..=x1 as usize]) {
+                    let dx = x - p.x;
+                    *k = k.max((b2 - (dx * dx + dyz2)) * inv_ball);
                 }
             }
         }
     }
     // Capsules along thin links: the ball term of the nearest point on the segment.
-    let b = BALL_SUPPORT * params.radius;
     for (a, e) in links {
         let lo = a.min(e) - b;
         let hi = a.max(e) + b;

@@ -187,7 +187,7 @@ pub fn mesh_particles_timed(
     // How much liquid lies under each vertex, probed one particle diameter below it: a particle
     // sitting on a bulk surface then counts as bulk (smoothed away), while strands and lone drops
     // stay light (kept).
-    let raw_normals = smooth::vertex_normals(&vertices, &raw.triangles);
+    let raw_normals = smooth::vertex_normals(&vertices, &raw.triangles, &adjacency);
     let probes: Vec<Vec3> = vertices
         .iter()
         .zip(&raw_normals)
@@ -212,10 +212,17 @@ pub fn mesh_particles_timed(
     for &g in &region {
         target[g as usize] += (2.0 * r as f64).powi(3);
     }
-    smooth::restore_volume(&mut vertices, &raw.triangles, &raw.region, &target, r);
+    smooth::restore_volume(
+        &mut vertices,
+        &raw.triangles,
+        &adjacency,
+        &raw.region,
+        &target,
+        r,
+    );
 
     lap("mesh smoothing + volume");
-    let normals = smooth::vertex_normals(&vertices, &raw.triangles);
+    let normals = smooth::vertex_normals(&vertices, &raw.triangles, &adjacency);
     let grid = neighbours::ParticleGrid::new(&pos, params.support / 2.0);
     let attributes = attributes::vertex_attributes(
         &vertices,

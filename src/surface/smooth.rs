@@ -15,40 +15,67 @@
 use glam::Vec3;
 use rayon::prelude::*;
 
-/// Vertex neighbours (one-ring) in compressed-row form.
+/// Mesh connectivity, built once: each vertex's triangles and its one-ring of neighbours, both
+/// in compressed-row form and in a fixed order (so sums over them are deterministic).
 pub struct Adjacency {
+    face_offsets: Vec<u32>,
+    faces: Vec<u32>,
     offsets: Vec<u32>,
     neighbours: Vec<u32>,
 }
 
 impl Adjacency {
     pub fn new(vertex_count: usize, triangles: &[[u32; 3]]) -> Self {
-        let mut edges: Vec<(u32, u32)> = triangles
-            .par_iter()
-            .flat_map_iter(|t| {
-                (0..3).flat_map(move |k| {
-                    let (a, b) = (t[k], t[(k + 1) % 3]);
-                    [(a, b), (b, a)]
-                })
-            })
-            .collect();
-        edges.par_sort_unstable();
-        edges.dedup();
-        let mut offsets = vec![0u32; vertex_count + 1];
-        for &(a, _) in &edges {
-            offsets[a as usize + 1] += 1;
+        let mut face_offsets = vec![0u32; vertex_count + 1];
+        for t in triangles {
+            for &v in t {
+                face_offsets[v as usize + 1] += 1;
+            }
         }
         for v in 0..vertex_count {
-            offsets[v + 1] += offsets[v];
+            face_offsets[v + 1] += face_offsets[v];
+        }
+        let mut fill = face_offsets.clone();
+        let mut faces = vec![0u32; triangles.len() * 3];
+        for (f, t) in triangles.iter().enumerate() {
+            for &v in t {
+                faces[fill[v as usize] as usize] = f as u32;
+                fill[v as usize] += 1;
+            }
+        }
+        let rings: Vec<Vec<u32>> = (0..vertex_count)
+            .into_par_iter()
+            .map(|v| {
+                let mut ring: Vec<u32> = faces
+                    [face_offsets[v] as usize..face_offsets[v + 1] as usize]
+                    .iter()
+                    .flat_map(|&f| triangles[f as usize])
+                    .filter(|&n| n as usize != v)
+                    .collect();
+                ring.sort_unstable();
+                ring.dedup();
+                ring
+            })
+            .collect();
+        let mut offsets = Vec::with_capacity(vertex_count + 1);
+        offsets.push(0u32);
+        for ring in &rings {
+            offsets.push(offsets.last().unwrap() + ring.len() as u32);
         }
         Adjacency {
+            face_offsets,
+            faces,
             offsets,
-            neighbours: edges.into_iter().map(|(_, b)| b).collect(),
+            neighbours: rings.concat(),
         }
     }
 
     pub fn of(&self, v: usize) -> &[u32] {
         &self.neighbours[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+
+    fn faces_of(&self, v: usize) -> &[u32] {
+        &self.faces[self.face_offsets[v] as usize..self.face_offsets[v + 1] as usize]
     }
 }
 
@@ -89,15 +116,13 @@ pub fn laplacian(
     }
 }
 
-/// Area-weighted vertex normals (the normalised sum of the adjacent triangles' cross products).
-/// Gathered per vertex through a vertex→triangle list, so the sum order is fixed.
-pub fn vertex_normals(positions: &[Vec3], triangles: &[[u32; 3]]) -> Vec<Vec3> {
-    let mut corner: Vec<(u32, u32)> = triangles
-        .iter()
-        .enumerate()
-        .flat_map(|(t, tri)| tri.iter().map(move |&v| (v, t as u32)))
-        .collect();
-    corner.par_sort_unstable();
+/// Area-weighted vertex normals (the normalised sum of the adjacent triangles' cross products,
+/// summed in a fixed order).
+pub fn vertex_normals(
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    adjacency: &Adjacency,
+) -> Vec<Vec3> {
     let face: Vec<Vec3> = triangles
         .par_iter()
         .map(|t| {
@@ -105,19 +130,13 @@ pub fn vertex_normals(positions: &[Vec3], triangles: &[[u32; 3]]) -> Vec<Vec3> {
             (b - a).cross(c - a)
         })
         .collect();
-    let mut offsets = vec![0usize; positions.len() + 1];
-    for &(v, _) in &corner {
-        offsets[v as usize + 1] += 1;
-    }
-    for v in 0..positions.len() {
-        offsets[v + 1] += offsets[v];
-    }
     (0..positions.len())
         .into_par_iter()
         .map(|v| {
-            corner[offsets[v]..offsets[v + 1]]
+            adjacency
+                .faces_of(v)
                 .iter()
-                .map(|&(_, t)| face[t as usize])
+                .map(|&f| face[f as usize])
                 .sum::<Vec3>()
                 .normalize_or_zero()
         })
@@ -146,6 +165,7 @@ pub fn region_volume_area(
 pub fn restore_volume(
     positions: &mut [Vec3],
     triangles: &[[u32; 3]],
+    adjacency: &Adjacency,
     region: &[u32],
     target: &[f64],
     max_offset: f32,
@@ -163,7 +183,7 @@ pub fn restore_volume(
                 }
             })
             .collect();
-        let normals = vertex_normals(positions, triangles);
+        let normals = vertex_normals(positions, triangles, adjacency);
         positions
             .par_iter_mut()
             .zip(normals.par_iter())
