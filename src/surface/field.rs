@@ -61,6 +61,8 @@ pub fn rest_sum(support_radii: f32) -> f32 {
 /// Evaluates `f` (positive inside) on the `(n+1)^3` points of the block whose first point is `origin` (integer grid coordinates),
 /// with `n` cells a side and cell size `cell`. `particles` must be in a fixed order (global index
 /// order), so that points shared with neighbouring blocks get bit-identical values.
+// Point indices address both the coordinate tables and the flat arrays: index loops read best.
+#[allow(clippy::needless_range_loop)]
 pub fn evaluate_block(
     params: &FieldParams,
     origin: [i32; 3],
