@@ -204,3 +204,19 @@ fn output_is_bit_identical_with_one_or_two_threads() {
     };
     assert_eq!(bits(&one), bits(&two));
 }
+
+#[test]
+fn a_monolayer_sheet_stays_one_sheet_without_holes() {
+    let sheet: Vec<Vec3> = (0..196)
+        .map(|k| Vec3::new((k % 14) as f32 * 2.0 * R, (k / 14) as f32 * 2.0 * R, 0.0013))
+        .collect();
+    let m = mesh(&sheet, &[], &[]);
+    let report = quality::measure(&m);
+    assert!(report.is_closed_manifold(), "{report:?}");
+    assert_eq!(report.components, 1);
+    assert_eq!(report.degenerate, 0);
+    // Euler characteristic V - E + F = 2: a sphere-like closed surface, no holes.
+    let euler =
+        report.vertices as i64 - (report.triangles * 3 / 2) as i64 + report.triangles as i64;
+    assert_eq!(euler, 2);
+}
