@@ -34,6 +34,25 @@ fn main() {
             }
         }
     }
+    // PLY write/read speed on the largest mesh.
+    if let Some(&n) = counts.last() {
+        let particles = bench_particles(n, 0.01);
+        let mesh = gloop::surface::mesh_particles(&particles, &[], &[], 0.01, &settings);
+        let path = std::path::Path::new("/tmp/gloop_bench_surface.ply");
+        let t = std::time::Instant::now();
+        gloop::surface::write_surface_ply(path, &mesh).unwrap();
+        let write = t.elapsed();
+        let t = std::time::Instant::now();
+        let back = gloop::surface::read_surface_ply(path).unwrap();
+        println!(
+            "PLY of {} vertices: write {:.3} s, read {:.3} s, {} bytes, identical {}",
+            mesh.positions.len(),
+            write.as_secs_f64(),
+            t.elapsed().as_secs_f64(),
+            std::fs::metadata(path).unwrap().len(),
+            back == mesh
+        );
+    }
     for row in bench_meshing(&counts, &settings, 3) {
         println!(
             "{:>8} particles: {:>8.3} s  ({} vertices, {} triangles, threads {})",
