@@ -111,13 +111,9 @@ pub fn evaluate_block(
                 if dyz2 >= h2 {
                     continue;
                 }
-                // Only the chord of the support sphere on this row (with a cell of margin).
-                let half = (h2 - dyz2).sqrt();
-                let (rx0, rx1) = range(p.x, half + cell, 0);
-                let (rx0, rx1) = (rx0.max(x0), rx1.min(x1));
-                if rx1 < rx0 as i64 {
-                    continue;
-                }
+                // The whole row of the support's bounding box: cheaper than working out the
+                // sphere's chord per row, and the loop below has no branch.
+                let (rx0, rx1) = (x0, x1);
                 let row = (z * side + y) * side;
                 let out = &mut rho[row + rx0..=row + rx1 as usize];
                 for (r, x) in out.iter_mut().zip(&xs[rx0..=rx1 as usize]) {
