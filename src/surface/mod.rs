@@ -3,12 +3,21 @@
 //!
 //! Pipeline of [`mesh_particles`]:
 //! 1. regions: particles closer than `region_distance` (union-find over a grid) are meshed
-//!    together; separate drops get separate surfaces that never fuse ([`neighbours`]);
-//! 2. the implicit function (a compact Gaussian-like blob sum, plus a ball per particle so lone
-//!    drops and strands survive) on a sparse grid of blocks near particles ([`field`]);
-//! 3. marching cubes with a derived, watertight case table ([`cases`], [`polygonize`]);
-//! 4. feature-aware Taubin smoothing and per-region volume restoration ([`smooth`]);
-//! 5. vertex normals, colours, velocities ([`smooth::vertex_normals`], [`attributes`]).
+//!    together; separate drops get separate surfaces that never fuse (`neighbours`);
+//! 2. particle centres smoothed towards their neighbours (Yu & Turk), so the lattice's terraces
+//!    and a particle sitting on a surface do not show (`centres`);
+//! 3. the implicit function: a compact Gaussian-like blob sum, plus a ball per particle and a
+//!    capsule along each link in thin parts, so lone drops survive and strands stay connected;
+//!    evaluated on a sparse grid of blocks near particles (`field`);
+//! 4. marching cubes with a derived, watertight case table (`cases`, `polygonize`);
+//! 5. feature-aware Laplacian smoothing (bulk surfaces smoothed, strands and drops kept) and
+//!    per-region volume restoration to the liquid's volume N (2r)^3 (`smooth`);
+//! 6. vertex normals of the smoothed mesh, colours and velocities averaged from the particles
+//!    (`smooth::vertex_normals`, `attributes`).
+//!
+//! Normals come from the final mesh rather than from the paper's surface-particle normals
+//! ([`surface_particles`]): they then agree with the silhouette that is rendered, and they
+//! inherit the smoothing (particle normals follow the lattice's facets, 10-25° off).
 //!
 //! Everything is rayon-parallel with gather formulations and sorted stitching, so the output is
 //! the same bits whatever the thread count.
