@@ -220,3 +220,15 @@ fn a_monolayer_sheet_stays_one_sheet_without_holes() {
         report.vertices as i64 - (report.triangles * 3 / 2) as i64 + report.triangles as i64;
     assert_eq!(euler, 2);
 }
+
+#[test]
+fn a_simulation_frame_meshes_like_its_arrays() {
+    let mut liquid = gloop::sim::LiquidParticles::default();
+    for p in block(5, 5, 3, Vec3::ZERO) {
+        liquid.push(p, Vec3::X, 0, [0.9, 0.7, 0.1]);
+    }
+    let settings = SurfaceSettings::default();
+    let m = gloop::surface::mesh_liquid(&liquid, R, &settings);
+    assert!(!m.is_empty());
+    assert_eq!(m, mesh(&liquid.position, &liquid.velocity, &liquid.colour));
+}

@@ -253,3 +253,18 @@ pub fn mesh_particles_timed(
     };
     (mesh, stages)
 }
+
+/// [`mesh_particles`] for a frame of the simulation (what the bake and `gloop mesh` call).
+pub fn mesh_liquid(
+    liquid: &crate::sim::LiquidParticles,
+    particle_radius: f32,
+    settings: &SurfaceSettings,
+) -> SurfaceMesh {
+    mesh_particles(
+        &liquid.position,
+        &liquid.velocity,
+        &liquid.colour,
+        particle_radius,
+        settings,
+    )
+}
