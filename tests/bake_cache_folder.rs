@@ -45,7 +45,10 @@ fn fresh_bake_replaces_an_earlier_bake_but_not_other_files() {
             "particles_00002.ply",
             "particles_00003.ply",
             "scene.gloop",
-            "status.json"
+            "status.json",
+            "surface_00001.ply",
+            "surface_00002.ply",
+            "surface_00003.ply",
         ]
     );
     assert!(read_particles(&cache.particles(1)).unwrap().len() > 100);
@@ -66,6 +69,7 @@ fn frame_hook_gets_every_frame_in_order() {
     );
     let options = BakeOptions {
         on_frame: Some(hook),
+        surface: None,
         ..BakeOptions::default()
     };
     bake(&tiny_scene(4), dir.path(), &options, &mut |_| {}).unwrap();
@@ -104,4 +108,55 @@ fn a_failing_frame_hook_fails_the_bake_and_says_so() {
     assert!(status.error.unwrap().contains("out of patience"));
     // Frames finished before the failure are kept.
     assert!(particle_files(dir.path()).len() >= 2);
+}
+
+#[test]
+fn bake_meshes_every_frame_and_resume_meshes_what_a_killed_bake_missed() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = CacheDir::new(dir.path());
+    bake(
+        &tiny_scene(4),
+        dir.path(),
+        &BakeOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let radius = tiny_scene(4).settings.particle_radius;
+    for frame in 1..=4 {
+        let mesh = gloop::surface::read_surface_ply(&cache.surface(frame)).unwrap();
+        assert!(
+            mesh.triangles.len() > 100,
+            "frame {frame}: {}",
+            mesh.triangles.len()
+        );
+        // The mesh wraps the particles: every vertex lies within a few radii of one.
+        let particles = read_particles(&cache.particles(frame)).unwrap();
+        let far = mesh.positions.iter().filter(|v| {
+            particles
+                .position
+                .iter()
+                .all(|p| p.distance(**v) > 3.0 * radius)
+        });
+        assert_eq!(far.count(), 0, "frame {frame}");
+    }
+    let manifest = gloop::cache::Manifest::read(&cache.manifest()).unwrap();
+    assert!(manifest.surface.is_some());
+
+    // A killed bake whose mesher lagged: frames 3 and 4 lack surfaces.
+    let kept = std::fs::read(cache.surface(2)).unwrap();
+    std::fs::remove_file(cache.surface(3)).unwrap();
+    std::fs::remove_file(cache.surface(4)).unwrap();
+    let resume = BakeOptions {
+        resume: true,
+        ..BakeOptions::default()
+    };
+    bake(&tiny_scene(5), dir.path(), &resume, &mut |_| {}).unwrap();
+    for frame in 1..=5 {
+        assert!(cache.surface(frame).exists(), "frame {frame}");
+    }
+    assert_eq!(
+        std::fs::read(cache.surface(2)).unwrap(),
+        kept,
+        "existing surfaces are kept"
+    );
 }

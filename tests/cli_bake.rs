@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod bake_support;
-use bake_support::{particle_files, tiny_scene};
+use bake_support::{particle_files, snapshot, tiny_scene};
 
 fn gloop(args: &[&str], threads: Option<&str>) -> (i32, String, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_gloop"));
@@ -36,8 +36,14 @@ fn bake_is_bit_identical_with_one_and_two_threads() {
         assert_eq!(code, 0, "{stdout}{stderr}");
         assert!(stdout.contains("baked frames 1..5"), "{stdout}");
     }
-    let (a, b) = (particle_files(&one), particle_files(&two));
-    assert_eq!(a.len(), 5);
+    // Particles and surfaces alike.
+    let frame_files = |dir: &Path| {
+        let mut files = snapshot(dir);
+        files.retain(|name, _| name.ends_with(".ply"));
+        files
+    };
+    let (a, b) = (frame_files(&one), frame_files(&two));
+    assert_eq!(a.len(), 10);
     for (name, bytes) in &a {
         assert!(b[name] == *bytes, "{name} differs between 1 and 2 threads");
     }
@@ -86,4 +92,27 @@ fn demo_bakes_a_few_frames() {
     assert_eq!(files.len(), 2);
     let first = gloop::cache::read_particles(&out.join("particles_00001.ply")).unwrap();
     assert!(first.len() > 100);
+}
+
+#[test]
+fn no_surface_then_mesh_later() {
+    let work = tempfile::tempdir().unwrap();
+    let scene = work.path().join("tiny.json");
+    tiny_scene(3).save(&scene).unwrap();
+    let out = work.path().join("cache");
+    let (code, _, stderr) = gloop(&["bake", s(&scene), "--out", s(&out), "--no-surface"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!snapshot(&out).keys().any(|n| n.starts_with("surface_")));
+
+    let (code, stdout, stderr) = gloop(&["mesh", s(&out), "--frames", "2..3"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("meshed 2 frames"), "{stdout}");
+    let cache = gloop::cache::CacheDir::new(&out);
+    assert!(!cache.surface(1).exists());
+    for frame in [2, 3] {
+        let mesh = gloop::surface::read_surface_ply(&cache.surface(frame)).unwrap();
+        assert!(!mesh.triangles.is_empty());
+    }
+    let (_, stdout, _) = gloop(&["info", s(&out)], None);
+    assert!(stdout.contains("surface files: 2 (2..3)"), "{stdout}");
 }

@@ -22,6 +22,7 @@ mod cancel;
 mod files;
 mod pipeline;
 mod resume;
+mod surface_hook;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,11 +31,13 @@ use std::time::Instant;
 
 pub use files::remove_stale_cancel;
 pub use pipeline::FrameHook;
+pub use surface_hook::surface_hook;
 
 use crate::cache::{BakeState, CacheDir, Manifest, Status};
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 use crate::sim::{FrameStats, LiquidParticles, Simulation};
+use crate::surface::SurfaceSettings;
 
 /// How to run a bake. `BakeOptions::default()` is a fresh bake of the scene's frame range that
 /// also stops when a `cancel` file appears.
@@ -55,7 +58,11 @@ pub struct BakeOptions {
     /// a bake removes a stale one first (the add-on's runner and the CLI do). The bake leaves
     /// it alone, so a cancel requested while the bake is starting up is never lost.
     pub watch_cancel_file: bool,
-    /// Runs on a second thread for every frame written (see [`FrameHook`]).
+    /// Mesh every frame into `surface_{frame:05}.ply` with these settings (on a second
+    /// thread, overlapping the solver). `None`: particles only.
+    pub surface: Option<SurfaceSettings>,
+    /// Runs on the same second thread for every frame written, after the mesher (see
+    /// [`FrameHook`]).
     pub on_frame: Option<FrameHook>,
 }
 
@@ -66,6 +73,7 @@ impl Default for BakeOptions {
             frames: None,
             cancel: Arc::new(AtomicBool::new(false)),
             watch_cancel_file: true,
+            surface: Some(SurfaceSettings::default()),
             on_frame: None,
         }
     }
@@ -121,6 +129,7 @@ pub fn bake(
 
     std::fs::create_dir_all(cache.root()).map_err(|e| GloopError::io(cache.root(), e))?;
     let mut manifest = Manifest::for_scene(&scene);
+    manifest.surface = options.surface.clone();
     match resumed {
         Some(frame) => {
             files::clear_frames_after(&cache, frame)?;
@@ -147,14 +156,26 @@ pub fn bake(
             scope.spawn(move || cancel::watch_file(&file, cancel, done));
         }
         let mut pipeline =
-            pipeline::Pipeline::start(scope, options.on_frame.clone(), run.cache.clone());
-        let result = run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress);
+            pipeline::Pipeline::start(scope, frame_hook(&scene, options), run.cache.clone());
+        let result = run
+            .mesh_missing_surfaces(resumed, options.surface.is_some(), &mut pipeline)
+            .and_then(|()| run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress));
         done.store(true, Ordering::Release);
         // Let the hook finish the frames already written, even after a cancel.
         let hook_result = pipeline.finish();
         result.and_then(|outcome| hook_result.map(|()| outcome))
     });
     run.finish(result)
+}
+
+/// The mesher and the caller's hook, as one hook for the post-processing thread.
+fn frame_hook(scene: &Scene, options: &BakeOptions) -> Option<FrameHook> {
+    let radius = scene.settings.particle_radius;
+    let mesher = options.surface.clone().map(|s| surface_hook(radius, s));
+    match (mesher, options.on_frame.clone()) {
+        (Some(a), Some(b)) => Some(surface_hook::chain(a, b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// `scene` with the requested frame range.
@@ -201,6 +222,26 @@ struct Run {
 }
 
 impl Run {
+    /// On resume, meshes the kept frames that have no surface file yet (a killed bake's mesher
+    /// can lag the solver by a frame or two).
+    fn mesh_missing_surfaces(
+        &self,
+        resumed: Option<i32>,
+        meshing: bool,
+        pipeline: &mut pipeline::Pipeline,
+    ) -> Result<()> {
+        let (Some(last), true) = (resumed, meshing) else {
+            return Ok(());
+        };
+        for frame in self.manifest.frame_start..=last {
+            if !self.cache.surface(frame).exists() {
+                let particles = crate::cache::read_particles(&self.cache.particles(frame))?;
+                pipeline.submit(frame, &particles)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The frame loop. `resumed`: the frame the simulation starts from is already on disk.
     fn frames(
         &mut self,

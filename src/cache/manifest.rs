@@ -36,6 +36,9 @@ pub struct Manifest {
     /// Every frame from `frame_start` through this one has its particle file; `None` until the
     /// initial frame is written.
     pub last_complete_frame: Option<i32>,
+    /// How `surface_*.ply` files are meshed; `None` if the bake writes particles only.
+    #[serde(default)]
+    pub surface: Option<crate::surface::SurfaceSettings>,
 }
 
 impl Manifest {
@@ -61,6 +64,7 @@ impl Manifest {
                 })
                 .collect(),
             last_complete_frame: None,
+            surface: None,
         }
     }
 

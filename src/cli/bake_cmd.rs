@@ -7,26 +7,31 @@ use gloop::bake::{bake, BakeOptions, BakeOutcome, BakeProgress};
 use gloop::{Result, Scene};
 use indicatif::{ProgressBar, ProgressStyle};
 
-pub fn bake_file(
-    scene: &Path,
-    out: &Path,
-    frames: Option<(i32, i32)>,
-    resume: bool,
-) -> Result<i32> {
+/// What to bake and how; the flags of `gloop bake` and `gloop demo`.
+pub struct BakeArgs {
+    pub frames: Option<(i32, i32)>,
+    pub resume: bool,
+    /// Mesh surfaces alongside the particles.
+    pub surface: bool,
+}
+
+pub fn bake_file(scene: &Path, out: &Path, args: BakeArgs) -> Result<i32> {
     let scene = Scene::load(scene)?;
-    run(&scene, out, frames, resume)
+    run(&scene, out, args)
 }
 
-pub fn demo(name: &str, out: &Path, frames: Option<(i32, i32)>, resume: bool) -> Result<i32> {
+pub fn demo(name: &str, out: &Path, args: BakeArgs) -> Result<i32> {
     let scene = super::demo_scene(name)?;
-    run(&scene, out, frames, resume)
+    run(&scene, out, args)
 }
 
-fn run(scene: &Scene, out: &Path, frames: Option<(i32, i32)>, resume: bool) -> Result<i32> {
+fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
+    let defaults = BakeOptions::default();
     let options = BakeOptions {
-        resume,
-        frames,
-        ..BakeOptions::default()
+        resume: args.resume,
+        frames: args.frames,
+        surface: defaults.surface.clone().filter(|_| args.surface),
+        ..defaults
     };
     let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} frames  {msg}")

@@ -5,11 +5,13 @@ mod bench;
 mod demo_fallback;
 mod frames;
 mod info;
+mod mesh;
 mod validate;
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use gloop::surface::SurfaceSettings;
 
 /// Exit status of a bake stopped by its `cancel` file (finished frames are kept).
 pub const EXIT_CANCELLED: i32 = 2;
@@ -40,6 +42,9 @@ enum Command {
         /// Continue from the last complete frame in the cache folder.
         #[arg(long)]
         resume: bool,
+        /// Write particle files only, no surface meshes (mesh later with `gloop mesh`).
+        #[arg(long)]
+        no_surface: bool,
     },
     /// Bake a scene file (binary `.gloop` or JSON) into a cache folder.
     Bake {
@@ -53,9 +58,25 @@ enum Command {
         /// Continue from the last complete frame in the cache folder.
         #[arg(long)]
         resume: bool,
+        /// Write particle files only, no surface meshes (mesh later with `gloop mesh`).
+        #[arg(long)]
+        no_surface: bool,
     },
     /// Print what a cache folder holds: manifest, frames present, particle counts.
     Info { dir: PathBuf },
+    /// Mesh (or re-mesh) a cache's particle files into surface files.
+    Mesh {
+        dir: PathBuf,
+        /// Frames to mesh, inclusive (default: all present).
+        #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
+        frames: Option<(i32, i32)>,
+        /// Marching-cubes cell size in particle radii (smaller = finer).
+        #[arg(long, default_value_t = SurfaceSettings::default().resolution)]
+        resolution: f32,
+        /// 0 = raw particle field, 1 = very smooth.
+        #[arg(long, default_value_t = SurfaceSettings::default().smoothness)]
+        smoothness: f32,
+    },
     /// Measure solver speed and memory: median seconds per frame, neighbour pairs per second,
     /// peak memory per particle.
     Bench {
@@ -81,14 +102,43 @@ pub fn run() -> i32 {
             out,
             frames,
             resume,
-        } => bake_cmd::demo(&name, &out, frames, resume),
+            no_surface,
+        } => {
+            let args = bake_cmd::BakeArgs {
+                frames,
+                resume,
+                surface: !no_surface,
+            };
+            bake_cmd::demo(&name, &out, args)
+        }
         Command::Bake {
             scene,
             out,
             frames,
             resume,
-        } => bake_cmd::bake_file(&scene, &out, frames, resume),
+            no_surface,
+        } => {
+            let args = bake_cmd::BakeArgs {
+                frames,
+                resume,
+                surface: !no_surface,
+            };
+            bake_cmd::bake_file(&scene, &out, args)
+        }
         Command::Info { dir } => info::run(&dir).map(|()| 0),
+        Command::Mesh {
+            dir,
+            frames,
+            resolution,
+            smoothness,
+        } => {
+            let settings = SurfaceSettings {
+                resolution,
+                smoothness,
+                ..SurfaceSettings::default()
+            };
+            mesh::run(&dir, frames, settings).map(|()| 0)
+        }
         Command::Bench { frames, scenes } => bench::run(frames, &scenes).map(|()| 0),
         Command::Validate { names } => validate::run(&names),
     };
