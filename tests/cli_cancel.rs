@@ -9,7 +9,7 @@ use gloop::cache::{BakeState, CacheDir, Manifest, Status};
 mod bake_support;
 use bake_support::{particle_files, tiny_scene};
 
-const FRAMES: i32 = 120;
+const FRAMES: i32 = 60;
 
 #[test]
 fn cancel_file_stops_a_running_cli_bake_which_then_resumes() {
