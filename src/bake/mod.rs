@@ -1,5 +1,9 @@
-//! The bake: a scene in, a cache folder of per-frame particle files out (see [`crate::cache`]
-//! for the folder layout).
+//! The bake: a scene in, a cache folder of per-frame particle files (and, by default, surface
+//! meshes) out (see [`crate::cache`] for the folder layout).
+//!
+//! The solver runs on the calling thread. A second thread meshes each written frame while the
+//! solver computes the next one (see [`BakeOptions::surface`] and [`FrameHook`]); a third
+//! watches for the `cancel` file.
 //!
 //! ```no_run
 //! # use gloop::{bake::{bake, BakeOptions}, Scene};
