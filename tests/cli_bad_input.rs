@@ -88,8 +88,6 @@ fn save(scene: &Scene, dir: &Path, name: &str) -> std::path::PathBuf {
     path
 }
 
-// Binary scene files: these two fail until `Role` (src/scene/objects.rs, internally tagged with
-// `#[serde(tag = "type")]`) deserializes from postcard, which has no `deserialize_any`.
 #[test]
 fn truncated_scene_file() {
     let dir = tempfile::tempdir().unwrap();
