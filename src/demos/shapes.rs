@@ -213,16 +213,29 @@ impl FanShape {
             .collect()
     }
 
+    /// Signed distance from the fan-local point `p` to the fan: negative inside the hub or a
+    /// blade, positive outside. The hub counts as the cylinder inscribed in its prism, so a
+    /// point reported inside is inside the mesh.
+    pub fn signed_distance(&self, p: Vec3) -> f32 {
+        let hub_inscribed = self.hub_radius * (PI / self.hub_segments as f32).cos();
+        let hub = box_like_distance(glam::Vec2::new(
+            p.truncate().length() - hub_inscribed,
+            p.z.abs() - 0.5 * self.hub_height,
+        ));
+        let half = self.blade_half_extents();
+        self.blade_poses()
+            .iter()
+            .map(|pose| {
+                let q = pose.inverse().transform_point3(p).abs() - half;
+                let outside = q.max(Vec3::ZERO).length();
+                outside + q.max_element().min(0.0)
+            })
+            .fold(hub, f32::min)
+    }
+
     /// True if the fan-local point `p` is inside the hub or a blade.
     pub fn contains(&self, p: Vec3) -> bool {
-        let in_hub = p.z.abs() <= 0.5 * self.hub_height
-            && p.truncate().length() <= self.hub_radius * (PI / self.hub_segments as f32).cos();
-        let half = self.blade_half_extents();
-        in_hub
-            || self.blade_poses().iter().any(|pose| {
-                let q = pose.inverse().transform_point3(p);
-                q.abs().cmple(half).all()
-            })
+        self.signed_distance(p) <= 0.0
     }
 
     pub fn mesh(&self) -> TriMesh {
@@ -239,6 +252,11 @@ impl FanShape {
         );
         merged(&parts)
     }
+}
+
+/// Signed distance of a 2-D box given per-axis excess distances (|p| - half extent).
+fn box_like_distance(q: glam::Vec2) -> f32 {
+    q.max(glam::Vec2::ZERO).length() + q.max_element().min(0.0)
 }
 
 #[cfg(test)]
@@ -338,6 +356,12 @@ mod tests {
                 0.0
             )));
         }
+        // Distances: 1 mm above the hub's top, 2 mm above the middle of a flat blade.
+        let above_hub = fan.signed_distance(Vec3::new(0.0, 0.0, 0.011));
+        assert!((above_hub - 0.001).abs() < 1e-6, "{above_hub}");
+        let flat = FanShape { pitch: 0.0, ..fan };
+        let above_blade = flat.signed_distance(Vec3::new(mid, 0.0, 0.002 + 0.002));
+        assert!((above_blade - 0.002).abs() < 1e-6, "{above_blade}");
         assert!(fan.contains(Vec3::new(0.0, 0.0, 0.009)));
         assert!(!fan.contains(Vec3::new(0.0, 0.0, 0.011)));
     }
