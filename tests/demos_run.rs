@@ -1,6 +1,8 @@
 //! The demos run: every frame of the bake is free of NaN and no liquid particle ends up inside
 //! an obstacle (the issue's "no liquid particle through an obstacle"), and the liquid really
-//! reaches the obstacle, so the check is not passed by missing it.
+//! reaches the obstacle, so the check is not passed by missing it. Nothing explodes either: no
+//! particle moves faster than it could by falling from the top of the scene to the floor (plus
+//! what a moving obstacle can give it), with a 50 % allowance for splashes.
 //!
 //! CI sizing: the scenes keep their physical geometry, frame rate and step counts, but the
 //! particle radius is scaled up (fewer, larger particles), as `coarse` says per demo.
@@ -30,19 +32,30 @@ fn coarse(name: &str, factor: f32, frames: i32) -> Scene {
     scene
 }
 
+/// Fastest a liquid particle can physically move: free fall from the highest liquid particle
+/// to the domain's floor, plus twice the fastest obstacle speed (liquid flung off a blade
+/// leaves it at up to about √2 times the blade speed), with 50 % to spare.
+fn speed_limit(scene: &Scene, liquid: &[Vec3], obstacle_speed: f32) -> f32 {
+    let top = liquid.iter().map(|p| p.z).fold(f32::MIN, f32::max);
+    let fall = top - scene.settings.domain.min.z;
+    1.5 * ((2.0 * scene.settings.gravity.length() * fall).sqrt() + 2.0 * obstacle_speed)
+}
+
 /// Steps `scene` through all its frames; after each, checks that every liquid particle is
-/// finite and passes `outside` (given the frame and the position). Returns how close the
-/// liquid came to the obstacle over the run (the smallest `clearance`).
+/// finite, no faster than `speed_limit`, and passes `outside` (given the frame and the
+/// position). Returns how close the liquid came to the obstacle over the run (the smallest
+/// `clearance`).
 fn run_checked(
     scene: &Scene,
+    obstacle_speed: f32,
     outside: impl Fn(i32, Vec3) -> bool,
     clearance: impl Fn(i32, Vec3) -> f32,
 ) -> f32 {
     let mut sim = Simulation::new(scene).expect("demo scene starts");
     let cancel = AtomicBool::new(false);
     let mut closest = f32::INFINITY;
-    let initial = sim.liquid().len();
-    assert!(initial > 0);
+    assert!(!sim.liquid().is_empty());
+    let limit = speed_limit(scene, &sim.liquid().position, obstacle_speed);
     for _ in scene.settings.frame_start..scene.settings.frame_end {
         sim.step_frame(&cancel).expect("frame steps");
         let frame = sim.frame();
@@ -51,6 +64,12 @@ fn run_checked(
             assert!(
                 p.is_finite() && v.is_finite(),
                 "frame {frame}: particle {i} at {p}, velocity {v}"
+            );
+            let speed = v.length();
+            assert!(
+                speed <= limit,
+                "frame {frame}: particle {i} at {p} moves at {speed} m/s, faster than {limit} m/s: \
+                 the liquid explodes"
             );
             assert!(
                 outside(frame, *p),
@@ -68,6 +87,7 @@ fn run_ball_demo(scene: &Scene, centre: Vec3, radius: f32) {
     let r = scene.settings.particle_radius;
     let closest = run_checked(
         scene,
+        0.0,
         |_, p| p.distance(centre) >= radius,
         |_, p| p.distance(centre) - radius,
     );
@@ -114,8 +134,10 @@ fn fan_runs_without_nan_or_liquid_inside_its_blades() {
     // The fan's pose at each frame, inverted once: world → fan-local.
     let to_local: Vec<Mat4> = matrices.iter().map(|m| m.inverse()).collect();
     let local = |frame: i32, p: Vec3| to_local[(frame - first_frame) as usize].transform_point3(p);
+    let tip_speed = std::f32::consts::TAU * demos::fan::REVOLUTIONS_PER_SECOND * shape.tip_radius;
     let closest = run_checked(
         &scene,
+        tip_speed,
         |frame, p| !shape.contains(local(frame, p)),
         |frame, p| shape.signed_distance(local(frame, p)),
     );
