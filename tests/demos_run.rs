@@ -146,3 +146,65 @@ fn fan_runs_without_nan_or_liquid_inside_its_blades() {
         "the gel never came within 4r of the fan (closest {closest} m)"
     );
 }
+
+/// Reproduction for the solver (run with `--ignored`): at the demos' true resolution (r = 1 mm,
+/// the Table 1 step counts) the drops tunnel into the ball on impact, around frame 3. Contact
+/// pushes move positions only; the velocity into the ball survives all M moves of a substep
+/// (it is rebuilt from positions only at the substep's end), so a drop several layers thick
+/// keeps driving its bottom layer ~v·δt = 8 mm per substep into the ball, deeper than the
+/// 2.5 mm contact reach. With 4× the substeps it does not tunnel; with 4× the moves it does.
+#[test]
+#[ignore = "fails on the current solver: liquid tunnels into the ball at r = 1 mm"]
+fn full_resolution_drops_do_not_tunnel_into_the_ball_on_impact() {
+    for (name, centre, radius) in [
+        (
+            "honey-drop",
+            demos::honey_drop::BALL_CENTRE,
+            demos::honey_drop::BALL_RADIUS,
+        ),
+        (
+            "paint-drops",
+            demos::paint_drops::BALL_CENTRE,
+            demos::paint_drops::BALL_RADIUS,
+        ),
+    ] {
+        let scene = coarse(name, 1.0, 8);
+        run_checked(
+            &scene,
+            0.0,
+            |_, p| p.distance(centre) >= radius,
+            |_, p| p.distance(centre) - radius,
+        );
+    }
+}
+
+/// Reproduction for the solver (run with `--ignored`): honey (19 Pa·s) should coat the ball
+/// and drain off it over seconds — a film a centimetre thick drains at about ρgh²/3μ ≈ 2 cm/s —
+/// so one second after impact most of the drop is still on the ball. The classic exchange is
+/// capped far below honey's viscosity, so the drop parts round the ball nearly in free fall
+/// and ~90 % of it has left the domain by frame 10.
+#[test]
+#[ignore = "fails on the classic viscosity: honey runs off the ball like water (issue 3)"]
+fn honey_is_still_on_the_ball_a_second_after_impact() {
+    let scene = coarse("honey-drop", 2.0, 26);
+    let (centre, radius) = (
+        demos::honey_drop::BALL_CENTRE,
+        demos::honey_drop::BALL_RADIUS,
+    );
+    let mut sim = Simulation::new(&scene).unwrap();
+    let initial = sim.liquid().len();
+    let cancel = AtomicBool::new(false);
+    for _ in 1..26 {
+        sim.step_frame(&cancel).unwrap();
+    }
+    let on_ball = sim
+        .liquid()
+        .position
+        .iter()
+        .filter(|p| p.distance(centre) < radius + 2.0 * demos::honey_drop::DROP_RADIUS)
+        .count();
+    assert!(
+        on_ball * 2 >= initial,
+        "only {on_ball} of {initial} honey particles are on the ball at frame 26"
+    );
+}
