@@ -81,9 +81,7 @@ fn settings_follow_table_1_and_the_brief() {
 }
 
 #[test]
-fn demos_are_deterministic_and_round_trip_through_json() {
-    // (The binary form is not checked here: postcard cannot read the internally tagged
-    // `Role` enum back yet; that is the scene module's to fix.)
+fn demos_are_deterministic_and_round_trip_through_both_formats() {
     for (name, scene) in all_demos() {
         assert_eq!(
             scene,
@@ -91,6 +89,10 @@ fn demos_are_deterministic_and_round_trip_through_json() {
             "{name} differs between two builds"
         );
         let origin = Path::new("demo");
+        assert_eq!(
+            Scene::from_binary(&scene.to_binary(), origin).unwrap(),
+            scene
+        );
         assert_eq!(Scene::from_json(&scene.to_json(), origin).unwrap(), scene);
     }
 }
