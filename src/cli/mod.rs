@@ -2,7 +2,6 @@
 
 mod bake_cmd;
 mod bench;
-mod demo_fallback;
 mod frames;
 mod info;
 mod mesh;
@@ -153,8 +152,7 @@ pub fn run() -> i32 {
 
 /// A demo scene by name, or an error listing the known names.
 fn demo_scene(name: &str) -> gloop::Result<gloop::Scene> {
-    // TODO(merge demos): use gloop::demos::{demo_scene, DEMO_NAMES} once on main.
-    use demo_fallback::{demo_scene, DEMO_NAMES};
+    use gloop::demos::{demo_scene, DEMO_NAMES};
     demo_scene(name).ok_or_else(|| {
         gloop::GloopError::Other(format!(
             "unknown demo '{name}'; known demos: {}",
@@ -164,5 +162,5 @@ fn demo_scene(name: &str) -> gloop::Result<gloop::Scene> {
 }
 
 fn demo_names() -> &'static [&'static str] {
-    demo_fallback::DEMO_NAMES
+    gloop::demos::DEMO_NAMES
 }
