@@ -2,15 +2,20 @@
 //!
 //! Per scene: median wall-clock seconds per frame, neighbour pairs processed per second
 //! (`FrameStats::neighbour_pairs` over solver time), and peak memory per particle: the rise of
-//! the process's peak resident set (`VmHWM`, reset before each scene) over its resident set
-//! before the scene was built, divided by liquid + object particles. Nothing is written to disk.
+//! the process's peak resident set (`VmHWM`) over its resident set before the scene was built,
+//! divided by liquid + object particles. Each scene runs in a child process of its own
+//! (`gloop bench-one`), so one scene's heap never inflates or hides another's peak. Nothing is
+//! written to disk.
 
 use std::path::Path;
+use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use gloop::{GloopError, Result, Scene, Simulation};
+use serde::{Deserialize, Serialize};
 
+#[derive(Serialize, Deserialize)]
 struct Row {
     name: String,
     liquid: usize,
@@ -40,11 +45,38 @@ pub fn run(frames: u32, scenes: &[String]) -> Result<()> {
         rayon::current_num_threads()
     );
     let mut rows = Vec::new();
-    for (name, scene) in loaded {
+    for (name, _) in loaded {
         eprintln!("  running {name} ...");
-        rows.push(bench_scene(&name, &scene, frames)?);
+        rows.push(run_child(&name, frames)?);
     }
     print_table(&rows);
+    Ok(())
+}
+
+/// Runs one scene in a fresh `gloop bench-one` process and parses its result line.
+fn run_child(name: &str, frames: u32) -> Result<Row> {
+    let exe = std::env::current_exe().map_err(|e| GloopError::Other(e.to_string()))?;
+    let out = Command::new(&exe)
+        .args(["bench-one", "--frames", &frames.to_string(), name])
+        .output()
+        .map_err(|e| GloopError::io(&exe, e))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let message = stderr.trim().trim_start_matches("error: ");
+        return Err(GloopError::Other(format!(
+            "bench of {name} failed: {message}"
+        )));
+    }
+    let line = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(line.trim())
+        .map_err(|e| GloopError::Other(format!("bench of {name}: unreadable result ({e})")))
+}
+
+/// `gloop bench-one`: benchmarks one scene in this process and prints its row as JSON.
+pub fn run_one(frames: u32, name: &str) -> Result<()> {
+    let scene = load(name)?;
+    let row = bench_scene(name, &scene, frames)?;
+    println!("{}", serde_json::to_string(&row).expect("a row serializes"));
     Ok(())
 }
 
@@ -63,7 +95,6 @@ fn load(name: &str) -> Result<Scene> {
 }
 
 fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
-    reset_peak_memory();
     let baseline = proc_status_bytes("VmRSS:").unwrap_or(0);
     let mut sim = Simulation::new(scene)?;
     let never = AtomicBool::new(false);
@@ -127,11 +158,6 @@ fn print_table(rows: &[Row]) {
             target(&r.name)
         );
     }
-}
-
-/// Resets `VmHWM` to the current resident set (Linux ≥ 4.0), so each scene's peak is its own.
-fn reset_peak_memory() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// A `kB` line of /proc/self/status, in bytes (None off Linux).

@@ -85,6 +85,13 @@ enum Command {
         /// Demo names or scene files (default: every demo).
         scenes: Vec<String>,
     },
+    /// One scene of `gloop bench`, run in its own process; prints a JSON row.
+    #[command(hide = true)]
+    BenchOne {
+        #[arg(long)]
+        frames: u32,
+        scene: String,
+    },
     /// Run the physical validation scenes and report PASS/FAIL per check.
     Validate {
         /// Scenes to run (default: all).
@@ -139,6 +146,7 @@ pub fn run() -> i32 {
             mesh::run(&dir, frames, settings).map(|()| 0)
         }
         Command::Bench { frames, scenes } => bench::run(frames, &scenes).map(|()| 0),
+        Command::BenchOne { frames, scene } => bench::run_one(frames, &scene).map(|()| 0),
         Command::Validate { names } => validate::run(&names),
     };
     match result {
