@@ -147,14 +147,10 @@ fn fan_runs_without_nan_or_liquid_inside_its_blades() {
     );
 }
 
-/// Reproduction for the solver (run with `--ignored`): at the demos' true resolution (r = 1 mm,
-/// the Table 1 step counts) the drops tunnel into the ball on impact, around frame 3. Contact
-/// pushes move positions only; the velocity into the ball survives all M moves of a substep
-/// (it is rebuilt from positions only at the substep's end), so a drop several layers thick
-/// keeps driving its bottom layer ~v·δt = 8 mm per substep into the ball, deeper than the
-/// 2.5 mm contact reach. With 4× the substeps it does not tunnel; with 4× the moves it does.
+/// At the demos' true resolution (r = 1 mm, the Table 1 step counts) no drop gets into the
+/// ball on impact. (It used to: the velocity into the ball survived all M moves of a substep,
+/// and one density pass could throw a particle past the ball's shell of object particles.)
 #[test]
-#[ignore = "fails on the current solver: liquid tunnels into the ball at r = 1 mm"]
 fn full_resolution_drops_do_not_tunnel_into_the_ball_on_impact() {
     for (name, centre, radius) in [
         (

@@ -112,11 +112,14 @@ pub fn pass(
             dx
         })
         .collect();
+    // One pass never moves a particle more than half a radius: a violent impact could
+    // otherwise throw it past an obstacle's shell of object particles in one step.
+    let limit = 0.5 * p.radius;
     liquid
         .position
         .par_iter_mut()
         .zip(correction.par_iter())
-        .for_each(|(x, dx)| *x += *dx);
+        .for_each(|(x, dx)| *x += dx.clamp_length_max(limit));
     max_error
 }
 

@@ -112,7 +112,7 @@ pub fn prevent_interpenetration(
         .position
         .par_iter_mut()
         .zip(corrections.par_iter())
-        .for_each(|(x, dx)| *x += *dx);
+        .for_each(|(x, dx)| *x += dx.clamp_length_max(0.5 * p.radius));
     stop_at_obstacles(p, liquid, objects, lists);
 }
 
