@@ -16,11 +16,21 @@ pub struct Check {
 impl Check {
     /// Passes when `measured <= limit`.
     pub fn at_most(what: impl Into<String>, measured: f64, limit: f64) -> Check {
-        Check { what: what.into(), measured, expected: format!("<= {limit}"), pass: measured <= limit }
+        Check {
+            what: what.into(),
+            measured,
+            expected: format!("<= {limit}"),
+            pass: measured <= limit,
+        }
     }
     /// Passes when `measured >= limit`.
     pub fn at_least(what: impl Into<String>, measured: f64, limit: f64) -> Check {
-        Check { what: what.into(), measured, expected: format!(">= {limit}"), pass: measured >= limit }
+        Check {
+            what: what.into(),
+            measured,
+            expected: format!(">= {limit}"),
+            pass: measured >= limit,
+        }
     }
     /// Passes when `measured` is within `relative` of `target`.
     pub fn near(what: impl Into<String>, measured: f64, target: f64, relative: f64) -> Check {
@@ -34,7 +44,12 @@ impl Check {
     }
     /// Reported for information only (e.g. the classic model's figures); never fails.
     pub fn info(what: impl Into<String>, measured: f64) -> Check {
-        Check { what: what.into(), measured, expected: "(info)".into(), pass: true }
+        Check {
+            what: what.into(),
+            measured,
+            expected: "(info)".into(),
+            pass: true,
+        }
     }
 }
 

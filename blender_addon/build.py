@@ -1,0 +1,109 @@
+"""Builds the installable Gloop extension zip in one command.
+
+    python blender_addon/build.py [--zig] [--output-dir dist] [--blender-ext PATH]
+
+1. `maturin build --release` makes the `gloop_core` abi3 wheel (with `--zig`, tagged
+   manylinux_2_28 to match Blender's glibc; needs `pip install ziglang`),
+2. the wheel goes into `blender_addon/wheels/` and the manifest's `wheels` list is rewritten,
+3. Blender's own `blender_ext.py build --split-platforms` validates the manifest and writes
+   one zip per platform. It runs under plain Python; it comes with the `bpy` wheel
+   (`bpy/<ver>/scripts/addons_core/bl_pkg/cli/blender_ext.py`) or a Blender install.
+
+Without `--skip-zip` a missing blender_ext.py is an error; with it, only the wheel step runs
+(enough for the tests, which enable the extension from the source folder).
+"""
+
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ADDON_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_DIR = os.path.dirname(ADDON_DIR)
+WHEELS_DIR = os.path.join(ADDON_DIR, "wheels")
+MANIFEST = os.path.join(ADDON_DIR, "blender_manifest.toml")
+
+
+def build_wheel(zig):
+    out = os.path.join(REPO_DIR, "target", "wheels-gloop-core")
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = ["maturin", "build", "--release", "-i", sys.executable, "-o", out,
+           "-m", os.path.join(REPO_DIR, "pyproject.toml")]
+    if zig:
+        cmd += ["--zig", "--compatibility", "manylinux_2_28"]
+    subprocess.run(cmd, check=True, cwd=REPO_DIR)
+    wheels = glob.glob(os.path.join(out, "gloop_core-*.whl"))
+    if len(wheels) != 1:
+        sys.exit(f"expected one gloop_core wheel in {out}, found {wheels}")
+    return wheels[0]
+
+
+def install_wheel(wheel):
+    """Copies the wheel into wheels/ (replacing older ones of the same platform)."""
+    os.makedirs(WHEELS_DIR, exist_ok=True)
+    platform = os.path.basename(wheel).rsplit("-", 1)[1]
+    for old in glob.glob(os.path.join(WHEELS_DIR, "gloop_core-*.whl")):
+        if old.endswith(platform):
+            os.remove(old)
+    shutil.copy2(wheel, WHEELS_DIR)
+
+
+def write_manifest_wheels():
+    wheels = sorted(os.path.basename(w) for w in glob.glob(os.path.join(WHEELS_DIR, "*.whl")))
+    lines = "".join(f'  "./wheels/{w}",\n' for w in wheels)
+    with open(MANIFEST, encoding="utf-8") as f:
+        text = f.read()
+    text, n = re.subn(r"wheels = \[\n(?:  .*\n)*\]", f"wheels = [\n{lines}]", text)
+    if n != 1:
+        sys.exit(f"could not find the wheels list in {MANIFEST}")
+    with open(MANIFEST, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def find_blender_ext():
+    try:
+        import bpy  # noqa: F401  (the bpy wheel ships the script)
+
+        root = os.path.dirname(bpy.__file__)
+    except ImportError:
+        root = os.path.dirname(sys.executable)
+    found = glob.glob(os.path.join(root, "*", "scripts", "addons_core", "bl_pkg", "cli",
+                                   "blender_ext.py"))
+    return found[0] if found else None
+
+
+def build_zip(blender_ext, output_dir):
+    os.makedirs(output_dir, exist_ok=True)
+    subprocess.run(
+        [sys.executable, blender_ext, "build", "--source-dir", ADDON_DIR,
+         "--output-dir", output_dir, "--split-platforms"],
+        check=True,
+    )
+    return sorted(glob.glob(os.path.join(output_dir, "gloop-*.zip")))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--zig", action="store_true", help="manylinux_2_28 wheel via zig")
+    parser.add_argument("--output-dir", default=os.path.join(REPO_DIR, "dist"))
+    parser.add_argument("--blender-ext", help="path to Blender's blender_ext.py")
+    parser.add_argument("--skip-zip", action="store_true", help="only build the wheel")
+    args = parser.parse_args()
+    wheel = build_wheel(args.zig)
+    install_wheel(wheel)
+    write_manifest_wheels()
+    print(f"wheel: {wheel}")
+    if args.skip_zip:
+        return
+    blender_ext = args.blender_ext or find_blender_ext()
+    if blender_ext is None:
+        sys.exit("blender_ext.py not found: pip install bpy, or pass --blender-ext")
+    for z in build_zip(blender_ext, args.output_dir):
+        print(f"extension: {z}")
+
+
+if __name__ == "__main__":
+    main()
