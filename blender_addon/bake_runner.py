@@ -27,8 +27,14 @@ except gloop_core.GloopError as e:
 
 # Files a bake may create in its cache folder; "Free" deletes only these.
 CACHE_FILE_PREFIXES = ("particles_", "surface_")
-CACHE_FILE_NAMES = ("manifest.json", "scene.gloop", "scene.json", "status.json", "cancel",
-                    "bake.log")
+CACHE_FILE_NAMES = (
+    "manifest.json",
+    "scene.gloop",
+    "scene.json",
+    "status.json",
+    "cancel",
+    "bake.log",
+)
 
 
 def module_search_path():
@@ -65,9 +71,17 @@ class BakeJob:
             p for p in (module_search_path(), env.get("PYTHONPATH")) if p
         )
         self.log_path = os.path.join(cache_dir, "bake.log")
-        self._log = open(self.log_path, "w", encoding="utf-8")
+        # Open for the child's whole life (closed in poll() once it exits), not a `with` block.
+        self._log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-c", CHILD_CODE, scene_path, cache_dir, "1" if resume else "0"],
+            [
+                sys.executable,
+                "-c",
+                CHILD_CODE,
+                scene_path,
+                cache_dir,
+                "1" if resume else "0",
+            ],
             env=env,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -146,7 +160,7 @@ def free_cache(cache_dir):
         return 0
     removed = 0
     for name in os.listdir(cache_dir):
-        base = name[:-4] if name.endswith(".tmp") else name
+        base = name.removesuffix(".tmp")
         ours = base in CACHE_FILE_NAMES or (
             base.startswith(CACHE_FILE_PREFIXES) and base.endswith(".ply")
         )

@@ -30,8 +30,17 @@ MANIFEST = os.path.join(ADDON_DIR, "blender_manifest.toml")
 def build_wheel(zig):
     out = os.path.join(REPO_DIR, "target", "wheels-gloop-core")
     shutil.rmtree(out, ignore_errors=True)
-    cmd = ["maturin", "build", "--release", "-i", sys.executable, "-o", out,
-           "-m", os.path.join(REPO_DIR, "pyproject.toml")]
+    cmd = [
+        "maturin",
+        "build",
+        "--release",
+        "-i",
+        sys.executable,
+        "-o",
+        out,
+        "-m",
+        os.path.join(REPO_DIR, "pyproject.toml"),
+    ]
     if zig:
         cmd += ["--zig", "--compatibility", "manylinux_2_28"]
     subprocess.run(cmd, check=True, cwd=REPO_DIR)
@@ -52,7 +61,9 @@ def install_wheel(wheel):
 
 
 def write_manifest_wheels():
-    wheels = sorted(os.path.basename(w) for w in glob.glob(os.path.join(WHEELS_DIR, "*.whl")))
+    wheels = sorted(
+        os.path.basename(w) for w in glob.glob(os.path.join(WHEELS_DIR, "*.whl"))
+    )
     lines = "".join(f'  "./wheels/{w}",\n' for w in wheels)
     with open(MANIFEST, encoding="utf-8") as f:
         text = f.read()
@@ -65,21 +76,32 @@ def write_manifest_wheels():
 
 def find_blender_ext():
     try:
-        import bpy  # noqa: F401  (the bpy wheel ships the script)
+        import bpy
 
         root = os.path.dirname(bpy.__file__)
     except ImportError:
         root = os.path.dirname(sys.executable)
-    found = glob.glob(os.path.join(root, "*", "scripts", "addons_core", "bl_pkg", "cli",
-                                   "blender_ext.py"))
+    found = glob.glob(
+        os.path.join(
+            root, "*", "scripts", "addons_core", "bl_pkg", "cli", "blender_ext.py"
+        )
+    )
     return found[0] if found else None
 
 
 def build_zip(blender_ext, output_dir):
     os.makedirs(output_dir, exist_ok=True)
     subprocess.run(
-        [sys.executable, blender_ext, "build", "--source-dir", ADDON_DIR,
-         "--output-dir", output_dir, "--split-platforms"],
+        [
+            sys.executable,
+            blender_ext,
+            "build",
+            "--source-dir",
+            ADDON_DIR,
+            "--output-dir",
+            output_dir,
+            "--split-platforms",
+        ],
         check=True,
     )
     return sorted(glob.glob(os.path.join(output_dir, "gloop-*.zip")))
@@ -87,7 +109,9 @@ def build_zip(blender_ext, output_dir):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--zig", action="store_true", help="manylinux_2_28 wheel via zig")
+    parser.add_argument(
+        "--zig", action="store_true", help="manylinux_2_28 wheel via zig"
+    )
     parser.add_argument("--output-dir", default=os.path.join(REPO_DIR, "dist"))
     parser.add_argument("--blender-ext", help="path to Blender's blender_ext.py")
     parser.add_argument("--skip-zip", action="store_true", help="only build the wheel")

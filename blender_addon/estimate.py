@@ -71,7 +71,12 @@ def estimate(scene, objects, frames):
         elif s.type == "OBSTACLE":
             solid += int(area / spacing**2)
     total = liquid + solid
-    return liquid, solid, total * SOLVER_BYTES_PER_PARTICLE, liquid * CACHE_BYTES_PER_PARTICLE
+    return (
+        liquid,
+        solid,
+        total * SOLVER_BYTES_PER_PARTICLE,
+        liquid * CACHE_BYTES_PER_PARTICLE,
+    )
 
 
 def human_bytes(n):

@@ -30,8 +30,11 @@ def frame_range(scene):
 
 def gloop_objects(scene):
     return [
-        ob for ob in scene.objects
-        if ob.type == "MESH" and ob.gloop.type != "NONE" and ob != scene.gloop.liquid_object
+        ob
+        for ob in scene.objects
+        if ob.type == "MESH"
+        and ob.gloop.type != "NONE"
+        and ob != scene.gloop.liquid_object
     ]
 
 
@@ -57,7 +60,10 @@ def _sample(ob, depsgraph):
 
 def _changed(a, b):
     scale = max(1.0, float(np.abs(a).max(initial=0.0)))
-    return a.shape != b.shape or float(np.abs(a - b).max(initial=0.0)) > MOTION_TOLERANCE * scale
+    return (
+        a.shape != b.shape
+        or float(np.abs(a - b).max(initial=0.0)) > MOTION_TOLERANCE * scale
+    )
 
 
 def sample_objects(scene, depsgraph, objects, frames):
@@ -79,9 +85,13 @@ def motion_of(name, frames, samples):
     verts0, tris0, matrix0 = samples[0]
     if len(tris0) == 0:
         raise ExportError(f"Object '{name}' has no faces; Gloop needs a surface mesh")
-    deforms = any(_changed(verts0, v) or t.shape != tris0.shape for v, t, _ in samples[1:])
+    deforms = any(
+        _changed(verts0, v) or t.shape != tris0.shape for v, t, _ in samples[1:]
+    )
     if deforms:
-        if any(len(v) != len(verts0) or not np.array_equal(t, tris0) for v, t, _ in samples):
+        if any(
+            len(v) != len(verts0) or not np.array_equal(t, tris0) for v, t, _ in samples
+        ):
             raise ExportError(
                 f"Object '{name}' changes its topology during the bake range; Gloop needs the "
                 "same vertices and faces on every frame"
@@ -119,7 +129,11 @@ def _liquid_material(s):
 
 
 def _solid_material(s):
-    return {"name": s.solid_name or "solid", "friction": s.friction, "stickiness": s.stickiness}
+    return {
+        "name": s.solid_name or "solid",
+        "friction": s.friction,
+        "stickiness": s.stickiness,
+    }
 
 
 def _add_material(table, material, owner):
@@ -168,7 +182,11 @@ def _domain(objects_json, margin):
         if "deforming" in motion:
             clouds = [np.array(p) for p in motion["deforming"]["positions"]]
         else:
-            mats = motion["rigid"]["matrices"] if "rigid" in motion else [motion["static"]["matrix"]]
+            mats = (
+                motion["rigid"]["matrices"]
+                if "rigid" in motion
+                else [motion["static"]["matrix"]]
+            )
             v = np.array(o["mesh"]["vertices"], dtype=np.float64)
             clouds = []
             for m in mats:
@@ -178,14 +196,20 @@ def _domain(objects_json, margin):
             lo = np.minimum(lo, c.min(axis=0))
             hi = np.maximum(hi, c.max(axis=0))
     pad = np.maximum(margin, 0.05)
-    return {"min": (lo - pad).tolist(), "max": (hi + pad).tolist(), "periodic": [False] * 3}
+    return {
+        "min": (lo - pad).tolist(),
+        "max": (hi + pad).tolist(),
+        "periodic": [False] * 3,
+    }
 
 
 def build_scene(scene, depsgraph):
     """The scene as a JSON-ready dict. Raises ExportError naming the offending object."""
     objects = gloop_objects(scene)
     if not any(ob.gloop.type in {"LIQUID", "EMITTER"} for ob in objects):
-        raise ExportError("No Gloop Liquid or Emitter object: mark one in Physics > Gloop")
+        raise ExportError(
+            "No Gloop Liquid or Emitter object: mark one in Physics > Gloop"
+        )
     start, end = frame_range(scene)
     if end < start:
         raise ExportError(f"Frame range {start}–{end} is empty")
@@ -195,7 +219,12 @@ def build_scene(scene, depsgraph):
     for ob in objects:
         mesh, motion = motion_of(ob.name, frames, samples[ob.name])
         objects_json.append(
-            {"name": ob.name, "role": _role(ob, liquids, solids), "mesh": mesh, "motion": motion}
+            {
+                "name": ob.name,
+                "role": _role(ob, liquids, solids),
+                "mesh": mesh,
+                "motion": motion,
+            }
         )
     s = scene.gloop
     fps = scene.render.fps / scene.render.fps_base

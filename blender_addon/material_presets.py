@@ -8,12 +8,44 @@ carries explicit numbers.
 # key: (label, density kg/m³, viscosity Pa·s, linear RGB colour, cohesion m/s², miscible, look)
 LIQUIDS = {
     "HONEY": ("Honey", 1420.0, 19.0, (0.80, 0.42, 0.05), 2.0, False, "GLASSY"),
-    "CHOCOLATE": ("Melted chocolate", 1270.0, 10.0, (0.16, 0.06, 0.02), 2.0, False, "OPAQUE"),
+    "CHOCOLATE": (
+        "Melted chocolate",
+        1270.0,
+        10.0,
+        (0.16, 0.06, 0.02),
+        2.0,
+        False,
+        "OPAQUE",
+    ),
     "GEL": ("Hair gel", 1020.0, 5.0, (0.55, 0.85, 0.95), 2.0, False, "GLASSY"),
     "PAINT_RED": ("Paint (red)", 1300.0, 2.0, (0.70, 0.03, 0.03), 2.0, True, "OPAQUE"),
-    "PAINT_BLUE": ("Paint (blue)", 1300.0, 2.0, (0.02, 0.10, 0.70), 2.0, True, "OPAQUE"),
-    "PAINT_YELLOW": ("Paint (yellow)", 1300.0, 2.0, (0.85, 0.65, 0.02), 2.0, True, "OPAQUE"),
-    "PAINT_WHITE": ("Paint (white)", 1300.0, 2.0, (0.85, 0.85, 0.85), 2.0, True, "OPAQUE"),
+    "PAINT_BLUE": (
+        "Paint (blue)",
+        1300.0,
+        2.0,
+        (0.02, 0.10, 0.70),
+        2.0,
+        True,
+        "OPAQUE",
+    ),
+    "PAINT_YELLOW": (
+        "Paint (yellow)",
+        1300.0,
+        2.0,
+        (0.85, 0.65, 0.02),
+        2.0,
+        True,
+        "OPAQUE",
+    ),
+    "PAINT_WHITE": (
+        "Paint (white)",
+        1300.0,
+        2.0,
+        (0.85, 0.85, 0.85),
+        2.0,
+        True,
+        "OPAQUE",
+    ),
 }
 
 # key: (label, friction 0..1, stickiness m/s²)

@@ -30,7 +30,9 @@ def _point_attribute(mesh, name, data_type, key, values):
     attr.data.foreach_set(key, values)
 
 
-def replace_mesh(mesh, positions, triangles=None, normals=None, colours=None, velocities=None):
+def replace_mesh(
+    mesh, positions, triangles=None, normals=None, colours=None, velocities=None
+):
     """Sets `mesh` to the given vertices (float32 N×3 flat) and triangles (int N×3 flat).
 
     `colours` are linear RGB (N×3 flat), stored as a FLOAT_COLOR point attribute;
@@ -52,7 +54,9 @@ def replace_mesh(mesh, positions, triangles=None, normals=None, colours=None, ve
             _set_topology_fast(mesh, positions, corner_verts)
         except (KeyError, AttributeError, TypeError):
             _set_topology_classic(mesh, positions, corner_verts)
-        mesh.polygons.foreach_set("loop_start", np.arange(0, 3 * n_tris, 3, dtype=np.int32))
+        mesh.polygons.foreach_set(
+            "loop_start", np.arange(0, 3 * n_tris, 3, dtype=np.int32)
+        )
     else:
         mesh.attributes["position"].data.foreach_set("vector", positions)
     if velocities is not None:

@@ -38,20 +38,29 @@ def _start(operator, context, resume):
         return None
     cache_dir = _cache_dir(scene)
     if cache_dir is None:
-        operator.report({"ERROR"}, "Save the .blend first, or set an absolute cache folder")
+        operator.report(
+            {"ERROR"}, "Save the .blend first, or set an absolute cache folder"
+        )
         return None
     try:
         import gloop_core
-
-        scene_path = export.export_scene(scene, context.evaluated_depsgraph_get(), cache_dir)
-        gloop_core.validate_scene(scene_path)  # clear errors before a process is started
-    except export.ExportError as e:
-        operator.report({"ERROR"}, str(e))
-        return None
     except ImportError as e:
         operator.report({"ERROR"}, f"The Gloop core module is missing: {e}")
         return None
-    except Exception as e:  # gloop_core.GloopError and I/O errors: message names the culprit
+    try:
+        scene_path = export.export_scene(
+            scene, context.evaluated_depsgraph_get(), cache_dir
+        )
+        gloop_core.validate_scene(
+            scene_path
+        )  # clear errors before a process is started
+    except export.ExportError as e:
+        operator.report({"ERROR"}, str(e))
+        return None
+    except (
+        gloop_core.GloopError,
+        OSError,
+    ) as e:  # the message names the object or file
         operator.report({"ERROR"}, f"Cannot bake: {e}")
         return None
     playback.ensure_liquid_object(scene)
@@ -201,7 +210,12 @@ def _on_load_pre(*_args):
     cancel_running_bake()
 
 
-CLASSES = (GLOOP_OT_bake, GLOOP_OT_bake_resume, GLOOP_OT_bake_cancel, GLOOP_OT_free_bake)
+CLASSES = (
+    GLOOP_OT_bake,
+    GLOOP_OT_bake_resume,
+    GLOOP_OT_bake_cancel,
+    GLOOP_OT_free_bake,
+)
 
 
 def register():

@@ -52,7 +52,9 @@ class PlaybackState:
 
     def prefetch(self, paths_and_readers):
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gloop-read")
+            self._executor = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="gloop-read"
+            )
         wanted = {p for p, _ in paths_and_readers}
         for stale in [p for p in self._pending if p not in wanted]:
             self._pending.pop(stale)[1].cancel()
@@ -215,7 +217,8 @@ def on_frame_change(scene, _depsgraph=None):
         return
     try:
         load_frame(scene, scene.frame_current)
-    except Exception as e:  # never let a handler error flood the console every frame
+    # A handler that raises prints a traceback on every frame; report once in the panel instead.
+    except Exception as e:  # noqa: BLE001
         STATE.warn(f"Playback failed: {e}")
 
 
@@ -224,7 +227,9 @@ def on_render_init(scene, _depsgraph=None):
     if scene.gloop.liquid_object is None:
         return
     if not scene.render.use_lock_interface:
-        STATE.warn("Turn on Render > Lock Interface: rendering while Gloop swaps meshes can crash")
+        STATE.warn(
+            "Turn on Render > Lock Interface: rendering while Gloop swaps meshes can crash"
+        )
     if getattr(scene.render, "use_persistent_data", False):
         STATE.warn("Turn off Cycles Persistent Data: it keeps stale Gloop meshes")
 

@@ -22,10 +22,14 @@ def _apply_liquid_preset(self, _context):
     global _applying_preset
     if self.liquid_preset == "CUSTOM":
         return
-    label, density, viscosity, colour, cohesion, miscible, look = LIQUIDS[self.liquid_preset]
+    label, density, viscosity, colour, cohesion, miscible, look = LIQUIDS[
+        self.liquid_preset
+    ]
     _applying_preset = True
     try:
-        self.liquid_name = label.lower().replace(" ", "_").replace("(", "").replace(")", "")
+        self.liquid_name = (
+            label.lower().replace(" ", "_").replace("(", "").replace(")", "")
+        )
         self.density = density
         self.viscosity = viscosity
         self.colour = colour
@@ -52,7 +56,9 @@ def _apply_solid_preset(self, _context):
 
 def _liquid_edited(self, _context):
     if not _applying_preset and self.liquid_preset != "CUSTOM":
-        self["liquid_preset"] = len(LIQUIDS)  # CUSTOM, without re-running the preset update
+        self["liquid_preset"] = len(
+            LIQUIDS
+        )  # CUSTOM, without re-running the preset update
 
 
 def _solid_edited(self, _context):
@@ -65,7 +71,11 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
         name="Type",
         items=[
             ("NONE", "None", "Not part of the Gloop bake"),
-            ("LIQUID", "Liquid", "The closed mesh is filled with liquid at the first frame"),
+            (
+                "LIQUID",
+                "Liquid",
+                "The closed mesh is filled with liquid at the first frame",
+            ),
             ("EMITTER", "Emitter", "Emits liquid from its surface"),
             ("OBSTACLE", "Obstacle", "Liquid collides with and sticks to it"),
         ],
@@ -85,25 +95,45 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
         description="Objects with the same name share one liquid material",
     )
     density: FloatProperty(
-        name="Density", default=1420.0, min=1.0, soft_max=5000.0, unit="NONE",
-        description="Density in kg/m³", update=_liquid_edited,
+        name="Density",
+        default=1420.0,
+        min=1.0,
+        soft_max=5000.0,
+        unit="NONE",
+        description="Density in kg/m³",
+        update=_liquid_edited,
     )
     viscosity: FloatProperty(
-        name="Viscosity", default=19.0, min=0.0, soft_max=1000.0, precision=3,
-        description="Dynamic viscosity in Pa·s (water 0.001, honey 19)", update=_liquid_edited,
+        name="Viscosity",
+        default=19.0,
+        min=0.0,
+        soft_max=1000.0,
+        precision=3,
+        description="Dynamic viscosity in Pa·s (water 0.001, honey 19)",
+        update=_liquid_edited,
     )
     colour: FloatVectorProperty(
-        name="Colour", subtype="COLOR", size=3, min=0.0, max=1.0,
-        default=(0.80, 0.42, 0.05), update=_liquid_edited,
+        name="Colour",
+        subtype="COLOR",
+        size=3,
+        min=0.0,
+        max=1.0,
+        default=(0.80, 0.42, 0.05),
+        update=_liquid_edited,
         description="Linear RGB; paints mix their colours",
     )
     cohesion: FloatProperty(
-        name="Cohesion", default=2.0, min=0.0, soft_max=50.0,
+        name="Cohesion",
+        default=2.0,
+        min=0.0,
+        soft_max=50.0,
         description="Peak pull between particles of this liquid, m/s² (like surface tension)",
         update=_liquid_edited,
     )
     miscible: BoolProperty(
-        name="Miscible", default=False, update=_liquid_edited,
+        name="Miscible",
+        default=False,
+        update=_liquid_edited,
         description="Miscible liquids (paints) mix; others repel each other",
     )
     look: EnumProperty(
@@ -115,7 +145,10 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
         default="GLASSY",
     )
     initial_velocity: FloatVectorProperty(
-        name="Initial Velocity", subtype="VELOCITY", size=3, unit="VELOCITY",
+        name="Initial Velocity",
+        subtype="VELOCITY",
+        size=3,
+        unit="VELOCITY",
         description="Velocity of the liquid at the first frame, m/s",
     )
 
@@ -138,11 +171,19 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
     )
     solid_name: StringProperty(name="Material Name", default="steel")
     friction: FloatProperty(
-        name="Friction", default=0.3, min=0.0, max=1.0, update=_solid_edited,
+        name="Friction",
+        default=0.3,
+        min=0.0,
+        max=1.0,
+        update=_solid_edited,
         description="Fraction of a touching particle's velocity lost per 1/30 s (1 = sticks)",
     )
     stickiness: FloatProperty(
-        name="Stickiness", default=4.0, soft_min=-20.0, soft_max=50.0, update=_solid_edited,
+        name="Stickiness",
+        default=4.0,
+        soft_min=-20.0,
+        soft_max=50.0,
+        update=_solid_edited,
         description="How strongly liquid clings to this solid, m/s² (the adhesion matrix entry)",
     )
 
@@ -153,24 +194,42 @@ def _playback_warning(_self):
     return playback.STATE.warning
 
 
+# 4.5 warns about "//" paths unless the property declares it supports them; 4.2 lacks the flag.
+_PATH_OPTIONS = (
+    {"PATH_SUPPORTS_BLEND_RELATIVE"} if bpy.app.version >= (4, 5, 0) else set()
+)
+
+
 class GloopSceneSettings(bpy.types.PropertyGroup):
     particle_radius: FloatProperty(
-        name="Particle Radius", default=0.02, min=0.0005, soft_max=0.1, precision=4,
-        subtype="DISTANCE", unit="LENGTH",
+        name="Particle Radius",
+        default=0.02,
+        min=0.0005,
+        soft_max=0.1,
+        precision=4,
+        subtype="DISTANCE",
+        unit="LENGTH",
         description="Resolution: liquid particle radius. Halving it makes 8× more particles",
     )
     use_scene_frame_range: BoolProperty(
-        name="Use Scene Frame Range", default=True,
+        name="Use Scene Frame Range",
+        default=True,
         description="Bake the scene's frame range",
     )
     frame_start: IntProperty(name="Start", default=1)
     frame_end: IntProperty(name="End", default=100)
     substeps: IntProperty(
-        name="Substeps", default=4, min=1, max=64,
+        name="Substeps",
+        default=4,
+        min=1,
+        max=64,
         description="Force evaluations per frame (2–8 is typical)",
     )
     moves: IntProperty(
-        name="Moves", default=6, min=1, max=64,
+        name="Moves",
+        default=6,
+        min=1,
+        max=64,
         description="Position updates per substep (3–8 is typical)",
     )
     viscosity_model: EnumProperty(
@@ -182,19 +241,28 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
         default="classic",
     )
     domain_margin: FloatProperty(
-        name="Domain Margin", default=1.0, min=0.0, subtype="DISTANCE", unit="LENGTH",
+        name="Domain Margin",
+        default=1.0,
+        min=0.0,
+        subtype="DISTANCE",
+        unit="LENGTH",
         description="Space around the objects where liquid lives; beyond it, it is removed",
     )
     max_particles: IntProperty(
-        name="Max Particles", default=5_000_000, min=1000,
+        name="Max Particles",
+        default=5_000_000,
+        min=1000,
         description="The bake refuses scenes needing more particles than this",
     )
     cache_dir: StringProperty(
-        name="Cache Folder", default="//gloop_cache", subtype="DIR_PATH",
+        name="Cache Folder",
+        default="//gloop_cache",
+        subtype="DIR_PATH",
         description="Where the baked frames go (// means beside the .blend)",
     )
     liquid_object: PointerProperty(
-        name="Liquid Object", type=bpy.types.Object,
+        name="Liquid Object",
+        type=bpy.types.Object,
         description="The object that shows the baked liquid",
     )
 

@@ -11,10 +11,8 @@ import os
 import sys
 import tempfile
 
+import bpy
 import pytest
-
-import bpy  # noqa: E402  (import before addon_utils)
-import addon_utils  # noqa: E402
 
 REPO_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ADDON_DIR = os.path.join(REPO_DIR, "blender_addon")
@@ -25,11 +23,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 @pytest.fixture(scope="session")
 def addon():
+    import addon_utils  # a Blender module: importable only once bpy is loaded
+
     repo_dir = tempfile.mkdtemp(prefix="gloop_repo_")
     os.symlink(ADDON_DIR, os.path.join(repo_dir, "gloop"))
     repos = bpy.context.preferences.extensions.repos
-    repo = repos.new(name="gloop_dev", module="gloop_dev", custom_directory=repo_dir,
-                     source="USER")
+    repo = repos.new(
+        name="gloop_dev", module="gloop_dev", custom_directory=repo_dir, source="USER"
+    )
     addon_utils.enable(MODULE, default_set=True, handle_error=_raise)
     yield sys.modules[MODULE]
     addon_utils.disable(MODULE, default_set=True)

@@ -3,18 +3,36 @@ a cache without running the solver, and for the playback benchmark."""
 
 import numpy as np
 
-PARTICLE_DTYPE = np.dtype([
-    ("x", "<f4"), ("y", "<f4"), ("z", "<f4"),
-    ("vx", "<f4"), ("vy", "<f4"), ("vz", "<f4"),
-    ("material", "<u2"),
-    ("red", "<f4"), ("green", "<f4"), ("blue", "<f4"),
-])
-SURFACE_VERTEX_DTYPE = np.dtype([
-    ("x", "<f4"), ("y", "<f4"), ("z", "<f4"),
-    ("nx", "<f4"), ("ny", "<f4"), ("nz", "<f4"),
-    ("red", "<f4"), ("green", "<f4"), ("blue", "<f4"),
-    ("vx", "<f4"), ("vy", "<f4"), ("vz", "<f4"),
-])
+PARTICLE_DTYPE = np.dtype(
+    [
+        ("x", "<f4"),
+        ("y", "<f4"),
+        ("z", "<f4"),
+        ("vx", "<f4"),
+        ("vy", "<f4"),
+        ("vz", "<f4"),
+        ("material", "<u2"),
+        ("red", "<f4"),
+        ("green", "<f4"),
+        ("blue", "<f4"),
+    ]
+)
+SURFACE_VERTEX_DTYPE = np.dtype(
+    [
+        ("x", "<f4"),
+        ("y", "<f4"),
+        ("z", "<f4"),
+        ("nx", "<f4"),
+        ("ny", "<f4"),
+        ("nz", "<f4"),
+        ("red", "<f4"),
+        ("green", "<f4"),
+        ("blue", "<f4"),
+        ("vx", "<f4"),
+        ("vy", "<f4"),
+        ("vz", "<f4"),
+    ]
+)
 FACE_DTYPE = np.dtype([("n", "u1"), ("i", "<u4", 3)])
 
 
@@ -81,7 +99,7 @@ def uv_sphere(center, radius, rings, segments):
     normals = np.concatenate([[[0, 0, 1]], ring.reshape(-1, 3), [[0, 0, -1]]])
     tris = []
     top, bottom = 0, len(normals) - 1
-    idx = lambda r, s: 1 + r * segments + (s % segments)  # noqa: E731
+    idx = lambda r, s: 1 + r * segments + (s % segments)
     for s in range(segments):
         tris.append([top, idx(0, s), idx(0, s + 1)])
         tris.append([bottom, idx(rings - 2, s + 1), idx(rings - 2, s)])
@@ -90,4 +108,8 @@ def uv_sphere(center, radius, rings, segments):
             a, b, c, d = idx(r, s), idx(r + 1, s), idx(r + 1, s + 1), idx(r, s + 1)
             tris += [[a, b, c], [a, c, d]]
     positions = np.asarray(center, dtype=np.float32) + radius * normals
-    return positions.astype(np.float32), np.array(tris, dtype=np.uint32), normals.astype(np.float32)
+    return (
+        positions.astype(np.float32),
+        np.array(tris, dtype=np.uint32),
+        normals.astype(np.float32),
+    )

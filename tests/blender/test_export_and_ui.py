@@ -9,8 +9,9 @@ import pytest
 
 
 def add_liquid_sphere(location=(0.0, 0.0, 1.0), radius=0.3):
-    bpy.ops.mesh.primitive_uv_sphere_add(radius=radius, location=location, segments=16,
-                                         ring_count=8)
+    bpy.ops.mesh.primitive_uv_sphere_add(
+        radius=radius, location=location, segments=16, ring_count=8
+    )
     ob = bpy.context.object
     ob.name = "Honey Ball"
     ob.gloop.type = "LIQUID"
@@ -68,7 +69,9 @@ def test_estimate_follows_the_radius(addon, empty_scene):
     assert fine == pytest.approx(8 * coarse, rel=0.01)
 
 
-def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scene, tmp_path):
+def test_export_classifies_motion_and_round_trips_through_rust(
+    addon, empty_scene, tmp_path
+):
     import gloop_core
 
     scene = empty_scene
@@ -83,21 +86,27 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     paddle.keyframe_insert("location", frame=1)
     paddle.location.z = 0.9
     paddle.keyframe_insert("location", frame=5)
-    bpy.ops.mesh.primitive_grid_add(x_subdivisions=4, y_subdivisions=4, size=0.5,
-                                    location=(-1.0, 0.0, 0.5))
+    bpy.ops.mesh.primitive_grid_add(
+        x_subdivisions=4, y_subdivisions=4, size=0.5, location=(-1.0, 0.0, 0.5)
+    )
     sheet = bpy.context.object
     sheet.name = "Sheet"
     sheet.gloop.type = "OBSTACLE"
     wave = sheet.modifiers.new("Wave", "WAVE")
     wave.height = 0.1
 
-    path = addon.export.export_scene(scene, bpy.context.evaluated_depsgraph_get(),
-                                     str(tmp_path / "cache"))
+    path = addon.export.export_scene(
+        scene, bpy.context.evaluated_depsgraph_get(), str(tmp_path / "cache")
+    )
     with open(path) as f:
         data = json.load(f)
     motions = {o["name"]: next(iter(o["motion"])) for o in data["objects"]}
-    assert motions == {"Honey Ball": "static", "Table": "static", "Paddle": "rigid",
-                       "Sheet": "deforming"}
+    assert motions == {
+        "Honey Ball": "static",
+        "Table": "static",
+        "Paddle": "rigid",
+        "Sheet": "deforming",
+    }
     assert scene.frame_current == 1  # export restores the frame
     assert data["materials"]["liquids"][0]["viscosity"] == pytest.approx(19.0)
     assert data["materials"]["solids"][0]["name"] == "wood"
