@@ -258,6 +258,7 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
         name="Cache Folder",
         default="//gloop_cache",
         subtype="DIR_PATH",
+        options=_PATH_OPTIONS,
         description="Where the baked frames go (// means beside the .blend)",
     )
     liquid_object: PointerProperty(

@@ -162,7 +162,7 @@ def test_save_and_reload_keep_settings_and_cache_link(cached_scene, tmp_path):
 
 
 def test_cycles_render_shows_the_liquid(cached_scene, tmp_path):
-    scene, liquid = cached_scene
+    scene, _liquid = cached_scene
     cam_data = bpy.data.cameras.new("Camera")
     cam = bpy.data.objects.new("Camera", cam_data)
     scene.collection.objects.link(cam)
