@@ -30,17 +30,8 @@ MANIFEST = os.path.join(ADDON_DIR, "blender_manifest.toml")
 def build_wheel(zig):
     out = os.path.join(REPO_DIR, "target", "wheels-gloop-core")
     shutil.rmtree(out, ignore_errors=True)
-    cmd = [
-        "maturin",
-        "build",
-        "--release",
-        "-i",
-        sys.executable,
-        "-o",
-        out,
-        "-m",
-        os.path.join(REPO_DIR, "pyproject.toml"),
-    ]
+    # Runs in the repository root, where pyproject.toml names the module and its features.
+    cmd = ["maturin", "build", "--release", "-i", sys.executable, "-o", out]
     if zig:
         cmd += ["--zig", "--compatibility", "manylinux_2_28"]
     subprocess.run(cmd, check=True, cwd=REPO_DIR)
@@ -61,9 +52,7 @@ def install_wheel(wheel):
 
 
 def write_manifest_wheels():
-    wheels = sorted(
-        os.path.basename(w) for w in glob.glob(os.path.join(WHEELS_DIR, "*.whl"))
-    )
+    wheels = sorted(os.path.basename(w) for w in glob.glob(os.path.join(WHEELS_DIR, "*.whl")))
     lines = "".join(f'  "./wheels/{w}",\n' for w in wheels)
     with open(MANIFEST, encoding="utf-8") as f:
         text = f.read()
@@ -82,9 +71,7 @@ def find_blender_ext():
     except ImportError:
         root = os.path.dirname(sys.executable)
     found = glob.glob(
-        os.path.join(
-            root, "*", "scripts", "addons_core", "bl_pkg", "cli", "blender_ext.py"
-        )
+        os.path.join(root, "*", "scripts", "addons_core", "bl_pkg", "cli", "blender_ext.py")
     )
     return found[0] if found else None
 
@@ -109,9 +96,7 @@ def build_zip(blender_ext, output_dir):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--zig", action="store_true", help="manylinux_2_28 wheel via zig"
-    )
+    parser.add_argument("--zig", action="store_true", help="manylinux_2_28 wheel via zig")
     parser.add_argument("--output-dir", default=os.path.join(REPO_DIR, "dist"))
     parser.add_argument("--blender-ext", help="path to Blender's blender_ext.py")
     parser.add_argument("--skip-zip", action="store_true", help="only build the wheel")

@@ -32,9 +32,7 @@ def gloop_objects(scene):
     return [
         ob
         for ob in scene.objects
-        if ob.type == "MESH"
-        and ob.gloop.type != "NONE"
-        and ob != scene.gloop.liquid_object
+        if ob.type == "MESH" and ob.gloop.type != "NONE" and ob != scene.gloop.liquid_object
     ]
 
 
@@ -60,10 +58,7 @@ def _sample(ob, depsgraph):
 
 def _changed(a, b):
     scale = max(1.0, float(np.abs(a).max(initial=0.0)))
-    return (
-        a.shape != b.shape
-        or float(np.abs(a - b).max(initial=0.0)) > MOTION_TOLERANCE * scale
-    )
+    return a.shape != b.shape or float(np.abs(a - b).max(initial=0.0)) > MOTION_TOLERANCE * scale
 
 
 def sample_objects(scene, depsgraph, objects, frames):
@@ -85,13 +80,9 @@ def motion_of(name, frames, samples):
     verts0, tris0, matrix0 = samples[0]
     if len(tris0) == 0:
         raise ExportError(f"Object '{name}' has no faces; Gloop needs a surface mesh")
-    deforms = any(
-        _changed(verts0, v) or t.shape != tris0.shape for v, t, _ in samples[1:]
-    )
+    deforms = any(_changed(verts0, v) or t.shape != tris0.shape for v, t, _ in samples[1:])
     if deforms:
-        if any(
-            len(v) != len(verts0) or not np.array_equal(t, tris0) for v, t, _ in samples
-        ):
+        if any(len(v) != len(verts0) or not np.array_equal(t, tris0) for v, t, _ in samples):
             raise ExportError(
                 f"Object '{name}' changes its topology during the bake range; Gloop needs the "
                 "same vertices and faces on every frame"
@@ -183,9 +174,7 @@ def _domain(objects_json, margin):
             clouds = [np.array(p) for p in motion["deforming"]["positions"]]
         else:
             mats = (
-                motion["rigid"]["matrices"]
-                if "rigid" in motion
-                else [motion["static"]["matrix"]]
+                motion["rigid"]["matrices"] if "rigid" in motion else [motion["static"]["matrix"]]
             )
             v = np.array(o["mesh"]["vertices"], dtype=np.float64)
             clouds = []
@@ -207,9 +196,7 @@ def build_scene(scene, depsgraph):
     """The scene as a JSON-ready dict. Raises ExportError naming the offending object."""
     objects = gloop_objects(scene)
     if not any(ob.gloop.type in {"LIQUID", "EMITTER"} for ob in objects):
-        raise ExportError(
-            "No Gloop Liquid or Emitter object: mark one in Physics > Gloop"
-        )
+        raise ExportError("No Gloop Liquid or Emitter object: mark one in Physics > Gloop")
     start, end = frame_range(scene)
     if end < start:
         raise ExportError(f"Frame range {start}–{end} is empty")

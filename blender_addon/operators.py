@@ -38,9 +38,7 @@ def _start(operator, context, resume):
         return None
     cache_dir = _cache_dir(scene)
     if cache_dir is None:
-        operator.report(
-            {"ERROR"}, "Save the .blend first, or set an absolute cache folder"
-        )
+        operator.report({"ERROR"}, "Save the .blend first, or set an absolute cache folder")
         return None
     try:
         import gloop_core
@@ -48,12 +46,8 @@ def _start(operator, context, resume):
         operator.report({"ERROR"}, f"The Gloop core module is missing: {e}")
         return None
     try:
-        scene_path = export.export_scene(
-            scene, context.evaluated_depsgraph_get(), cache_dir
-        )
-        gloop_core.validate_scene(
-            scene_path
-        )  # clear errors before a process is started
+        scene_path = export.export_scene(scene, context.evaluated_depsgraph_get(), cache_dir)
+        gloop_core.validate_scene(scene_path)  # clear errors before a process is started
     except export.ExportError as e:
         operator.report({"ERROR"}, str(e))
         return None

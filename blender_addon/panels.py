@@ -18,11 +18,7 @@ class PHYSICS_PT_gloop(_PhysicsPanel, bpy.types.Panel):
     @classmethod
     def poll(cls, context):
         ob = context.object
-        return (
-            ob is not None
-            and ob.type == "MESH"
-            and ob != context.scene.gloop.liquid_object
-        )
+        return ob is not None and ob.type == "MESH" and ob != context.scene.gloop.liquid_object
 
     def draw(self, context):
         layout = self.layout

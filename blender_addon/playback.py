@@ -52,9 +52,7 @@ class PlaybackState:
 
     def prefetch(self, paths_and_readers):
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(
-                max_workers=1, thread_name_prefix="gloop-read"
-            )
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gloop-read")
         wanted = {p for p, _ in paths_and_readers}
         for stale in [p for p in self._pending if p not in wanted]:
             self._pending.pop(stale)[1].cancel()
@@ -152,10 +150,12 @@ def load_frame(scene, frame):
             mesh_update.replace_mesh(
                 ob.data,
                 _as_f32(data["position"]),
-                np.frombuffer(data["triangles"], dtype="<u4"),
+                np.frombuffer(data["triangles"], dtype="<i4"),
                 normals=_as_f32(data["normal"]),
                 colours=_as_f32(data["colour"]),
                 velocities=_as_f32(data["velocity"]),
+                edges=np.frombuffer(data["edges"], dtype="<i4"),
+                corner_edges=np.frombuffer(data["corner_edges"], dtype="<i4"),
             )
             _show_points(ob, False)
             shown = "surface"
@@ -227,9 +227,7 @@ def on_render_init(scene, _depsgraph=None):
     if scene.gloop.liquid_object is None:
         return
     if not scene.render.use_lock_interface:
-        STATE.warn(
-            "Turn on Render > Lock Interface: rendering while Gloop swaps meshes can crash"
-        )
+        STATE.warn("Turn on Render > Lock Interface: rendering while Gloop swaps meshes can crash")
     if getattr(scene.render, "use_persistent_data", False):
         STATE.warn("Turn off Cycles Persistent Data: it keeps stale Gloop meshes")
 

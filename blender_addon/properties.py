@@ -22,14 +22,10 @@ def _apply_liquid_preset(self, _context):
     global _applying_preset
     if self.liquid_preset == "CUSTOM":
         return
-    label, density, viscosity, colour, cohesion, miscible, look = LIQUIDS[
-        self.liquid_preset
-    ]
+    label, density, viscosity, colour, cohesion, miscible, look = LIQUIDS[self.liquid_preset]
     _applying_preset = True
     try:
-        self.liquid_name = (
-            label.lower().replace(" ", "_").replace("(", "").replace(")", "")
-        )
+        self.liquid_name = label.lower().replace(" ", "_").replace("(", "").replace(")", "")
         self.density = density
         self.viscosity = viscosity
         self.colour = colour
@@ -56,9 +52,7 @@ def _apply_solid_preset(self, _context):
 
 def _liquid_edited(self, _context):
     if not _applying_preset and self.liquid_preset != "CUSTOM":
-        self["liquid_preset"] = len(
-            LIQUIDS
-        )  # CUSTOM, without re-running the preset update
+        self["liquid_preset"] = len(LIQUIDS)  # CUSTOM, without re-running the preset update
 
 
 def _solid_edited(self, _context):
@@ -195,9 +189,7 @@ def _playback_warning(_self):
 
 
 # 4.5 warns about "//" paths unless the property declares it supports them; 4.2 lacks the flag.
-_PATH_OPTIONS = (
-    {"PATH_SUPPORTS_BLEND_RELATIVE"} if bpy.app.version >= (4, 5, 0) else set()
-)
+_PATH_OPTIONS = {"PATH_SUPPORTS_BLEND_RELATIVE"} if bpy.app.version >= (4, 5, 0) else set()
 
 
 class GloopSceneSettings(bpy.types.PropertyGroup):

@@ -69,12 +69,8 @@ def points_node_group():
     if group is not None:
         return group
     group = bpy.data.node_groups.new(POINTS_GROUP, "GeometryNodeTree")
-    group.interface.new_socket(
-        "Geometry", in_out="INPUT", socket_type="NodeSocketGeometry"
-    )
-    group.interface.new_socket(
-        "Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry"
-    )
+    group.interface.new_socket("Geometry", in_out="INPUT", socket_type="NodeSocketGeometry")
+    group.interface.new_socket("Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
     nodes, links = group.nodes, group.links
     inp = nodes.new("NodeGroupInput")
     out = nodes.new("NodeGroupOutput")

@@ -6,6 +6,7 @@
 //! consumes. Every `GloopError` becomes a `gloop_core.GloopError` exception with the same
 //! message (which names the object, field or file).
 
+mod edges;
 mod ply_read;
 
 use std::path::{Path, PathBuf};
@@ -40,9 +41,14 @@ fn f32_bytes<'py>(py: Python<'py>, values: &[f32]) -> PyResult<Bound<'py, PyByte
     })
 }
 
-fn u32_bytes<'py>(py: Python<'py>, values: &[[u32; 3]]) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, values.len() * 12, |buf| {
-        for (out, v) in buf.chunks_exact_mut(4).zip(values.iter().flatten()) {
+/// `i32`s as little-endian bytes: Blender's index attributes are int32.
+fn i32_bytes<'py>(
+    py: Python<'py>,
+    len: usize,
+    values: impl Iterator<Item = i32>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, len * 4, |buf| {
+        for (out, v) in buf.chunks_exact_mut(4).zip(values) {
             out.copy_from_slice(&v.to_le_bytes());
         }
         Ok(())
@@ -126,23 +132,43 @@ fn read_particles<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
     Ok(dict)
 }
 
+/// Reads a surface file and derives its edges (all off the GIL).
+fn read_surface_and_edges(path: &Path) -> Result<(ply_read::PlyData, edges::Edges), GloopError> {
+    let data = read_ply(path)?;
+    let vertex = vertex_element(&data, path)?;
+    let n = vertex.count;
+    if n > i32::MAX as usize {
+        return Err(GloopError::file(
+            path,
+            "has more vertices than Blender can index",
+        ));
+    }
+    let no_faces = Vec::new();
+    let triangles = data.element("face").map_or(&no_faces, |f| &f.triangles);
+    if let Some(t) = triangles
+        .iter()
+        .find(|t| t.iter().any(|&i| i as usize >= n))
+    {
+        return Err(GloopError::file(
+            path,
+            format!("face {t:?} refers to a vertex beyond the {n} vertices"),
+        ));
+    }
+    let edges = edges::triangle_edges(triangles, n);
+    Ok((data, edges))
+}
+
 /// `read_surface(path) -> dict`: `vertex_count`, `triangle_count`, flat arrays `position`,
-/// `normal`, `colour`, `velocity` (float32 × 3 per vertex, or None) and `triangles` (uint32 × 3
-/// per triangle, every index checked against the vertex count, so Blender never sees a bad
-/// one).
+/// `normal`, `colour`, `velocity` (float32 × 3 per vertex, or None), `triangles` (int32 × 3 per
+/// triangle, every index checked against the vertex count, so Blender never sees a bad one),
+/// and the mesh edges Blender would otherwise derive on the main thread: `edges` (int32 × 2)
+/// and `corner_edges` (int32 per triangle corner).
 #[pyfunction]
 fn read_surface<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let data = py.detach(|| read_ply(&path)).map_err(to_py)?;
+    let (data, edges) = py.detach(|| read_surface_and_edges(&path)).map_err(to_py)?;
     let vertex = vertex_element(&data, &path).map_err(to_py)?;
     let empty = ElementData::default();
     let faces = data.element("face").unwrap_or(&empty);
-    let n = vertex.count as u32;
-    if let Some(t) = faces.triangles.iter().find(|t| t.iter().any(|&i| i >= n)) {
-        return Err(to_py(GloopError::file(
-            &path,
-            format!("face {t:?} refers to a vertex beyond the {n} vertices"),
-        )));
-    }
     let dict = PyDict::new(py);
     dict.set_item("vertex_count", vertex.count)?;
     dict.set_item("triangle_count", faces.triangles.len())?;
@@ -157,7 +183,17 @@ fn read_surface<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDi
             ("velocity", ["vx", "vy", "vz"]),
         ],
     )?;
-    dict.set_item("triangles", u32_bytes(py, &faces.triangles)?)?;
+    let corners = faces.triangles.iter().flatten().map(|&i| i as i32);
+    dict.set_item(
+        "triangles",
+        i32_bytes(py, faces.triangles.len() * 3, corners)?,
+    )?;
+    dict.set_item("edge_count", edges.edges.len())?;
+    let edge_verts = edges.edges.iter().flatten().copied();
+    dict.set_item("edges", i32_bytes(py, edges.edges.len() * 2, edge_verts)?)?;
+    let corner_edges = edges.corner_edges.iter().copied();
+    let n_corners = edges.corner_edges.len();
+    dict.set_item("corner_edges", i32_bytes(py, n_corners, corner_edges)?)?;
     Ok(dict)
 }
 

@@ -328,7 +328,7 @@ fn property_list(p: &Property) -> Vec<f64> {
         Property::ListInt(v) => v.iter().map(|&x| x as f64).collect(),
         Property::ListUInt(v) => v.iter().map(|&x| x as f64).collect(),
         Property::ListFloat(v) => v.iter().map(|&x| x as f64).collect(),
-        Property::ListDouble(v) => v.iter().map(|&x| x).collect(),
+        Property::ListDouble(v) => v.to_vec(),
         _ => Vec::new(),
     }
 }

@@ -9,36 +9,20 @@ Run under `timeout`: bpy 4.5 can hang at exit if a callback outside an add-on st
 
 import os
 import sys
-import tempfile
 
 import bpy
 import pytest
 
-REPO_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ADDON_DIR = os.path.join(REPO_DIR, "blender_addon")
-MODULE = "bl_ext.gloop_dev.gloop"
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import harness
 
 
 @pytest.fixture(scope="session")
 def addon():
-    import addon_utils  # a Blender module: importable only once bpy is loaded
-
-    repo_dir = tempfile.mkdtemp(prefix="gloop_repo_")
-    os.symlink(ADDON_DIR, os.path.join(repo_dir, "gloop"))
-    repos = bpy.context.preferences.extensions.repos
-    repo = repos.new(
-        name="gloop_dev", module="gloop_dev", custom_directory=repo_dir, source="USER"
-    )
-    addon_utils.enable(MODULE, default_set=True, handle_error=_raise)
-    yield sys.modules[MODULE]
-    addon_utils.disable(MODULE, default_set=True)
-    repos.remove(repo)
-
-
-def _raise(e):
-    raise e
+    module, cleanup = harness.enable_extension()
+    yield module
+    cleanup()
 
 
 @pytest.fixture

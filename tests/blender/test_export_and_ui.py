@@ -69,9 +69,7 @@ def test_estimate_follows_the_radius(addon, empty_scene):
     assert fine == pytest.approx(8 * coarse, rel=0.01)
 
 
-def test_export_classifies_motion_and_round_trips_through_rust(
-    addon, empty_scene, tmp_path
-):
+def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scene, tmp_path):
     import gloop_core
 
     scene = empty_scene

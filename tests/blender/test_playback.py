@@ -86,15 +86,9 @@ def test_particle_fallback_renders_as_points(cached_scene):
     assert liquid.modifiers["Gloop Points"].show_viewport
     evaluated = liquid.evaluated_get(bpy.context.evaluated_depsgraph_get())
     # Mesh to Points turns the 500 vertices into a point cloud of the particle radius.
-    geometry = (
-        evaluated.evaluated_geometry()
-        if hasattr(evaluated, "evaluated_geometry")
-        else None
-    )
+    geometry = evaluated.evaluated_geometry() if hasattr(evaluated, "evaluated_geometry") else None
     if geometry is not None:
-        assert (
-            geometry.pointcloud is not None and len(geometry.pointcloud.points) == 500
-        )
+        assert geometry.pointcloud is not None and len(geometry.pointcloud.points) == 500
 
 
 def test_playback_creates_no_datablocks(cached_scene):
