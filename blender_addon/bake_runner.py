@@ -23,6 +23,9 @@ try:
 except gloop_core.GloopError as e:
     print(f"gloop bake failed: {e}", file=sys.stderr)
     sys.exit(2)
+except BaseException as e:  # a Rust panic arrives as PanicException, a BaseException
+    print(f"gloop bake crashed: {type(e).__name__}: {e}", file=sys.stderr)
+    sys.exit(3)
 """
 
 # Files a bake may create in its cache folder; "Free" deletes only these.
@@ -121,15 +124,20 @@ class BakeJob:
             return state, ""
         if state == "failed" and status.get("error"):
             return "failed", status["error"]
-        return "failed", self.log_tail() or f"bake process exited with code {code}"
+        said = self.last_words()
+        if said:
+            return "failed", said
+        # The child died without saying why (killed, out of memory): say how it ended.
+        return "failed", f"bake process exited with code {code}; see {self.log_path}"
 
-    def log_tail(self, lines=5):
+    def last_words(self):
+        """The child's own one-line account of a failure, if it gave one."""
         try:
             with open(self.log_path, encoding="utf-8", errors="replace") as f:
-                text = [line.strip() for line in f if line.strip()]
+                lines = [line.strip() for line in f if line.startswith("gloop bake ")]
         except OSError:
             return ""
-        return " | ".join(text[-lines:])
+        return lines[-1].removeprefix("gloop bake ") if lines else ""
 
 
 def progress_text(status):
