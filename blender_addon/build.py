@@ -51,29 +51,56 @@ def install_wheel(wheel):
     shutil.copy2(wheel, WHEELS_DIR)
 
 
+def blender_platforms(wheel_name):
+    """Blender platform names served by a wheel (as `blender_ext.py` maps them)."""
+    tag = wheel_name[: -len(".whl")].rsplit("-", 1)[1]
+    if "universal2" in tag:
+        return ["macos-arm64", "macos-x64"]
+    rules = [
+        ("linux", "x86_64", "linux-x64"),
+        ("linux", "aarch64", "linux-arm64"),
+        ("macosx", "arm64", "macos-arm64"),
+        ("macosx", "x86_64", "macos-x64"),
+        ("win", "amd64", "windows-x64"),
+        ("win", "arm64", "windows-arm64"),
+    ]
+    return [name for os_part, arch, name in rules if os_part in tag and arch in tag]
+
+
+def _replace_list(text, key, values):
+    body = "".join(f'  "{v}",\n' for v in values)
+    text, n = re.subn(rf"{key} = \[\n(?:  .*\n)*\]", f"{key} = [\n{body}]", text)
+    if n != 1:
+        sys.exit(f"could not find the {key} list in {MANIFEST}")
+    return text
+
+
 def write_manifest_wheels():
+    """Lists every wheel in wheels/ and the platforms they cover in the manifest."""
     wheels = sorted(os.path.basename(w) for w in glob.glob(os.path.join(WHEELS_DIR, "*.whl")))
-    lines = "".join(f'  "./wheels/{w}",\n' for w in wheels)
+    platforms = sorted({p for w in wheels for p in blender_platforms(w)})
     with open(MANIFEST, encoding="utf-8") as f:
         text = f.read()
-    text, n = re.subn(r"wheels = \[\n(?:  .*\n)*\]", f"wheels = [\n{lines}]", text)
-    if n != 1:
-        sys.exit(f"could not find the wheels list in {MANIFEST}")
+    text = _replace_list(text, "wheels", [f"./wheels/{w}" for w in wheels])
+    text = _replace_list(text, "platforms", platforms)
     with open(MANIFEST, "w", encoding="utf-8") as f:
         f.write(text)
 
 
 def find_blender_ext():
-    try:
-        import bpy
+    """Blender's extension tool, from the installed `bpy` wheel (found without importing it)."""
+    import importlib.util
 
-        root = os.path.dirname(bpy.__file__)
-    except ImportError:
-        root = os.path.dirname(sys.executable)
-    found = glob.glob(
-        os.path.join(root, "*", "scripts", "addons_core", "bl_pkg", "cli", "blender_ext.py")
-    )
-    return found[0] if found else None
+    spec = importlib.util.find_spec("bpy")
+    roots = list(spec.submodule_search_locations or []) if spec else []
+    for root in roots:
+        pattern = os.path.join(
+            root, "*", "scripts", "addons_core", "bl_pkg", "cli", "blender_ext.py"
+        )
+        found = sorted(glob.glob(pattern))
+        if found:
+            return found[-1]
+    return None
 
 
 def build_zip(blender_ext, output_dir):
