@@ -31,10 +31,14 @@ def build_wheel(zig):
     out = os.path.join(REPO_DIR, "target", "wheels-gloop-core")
     shutil.rmtree(out, ignore_errors=True)
     # Runs in the repository root, where pyproject.toml names the module and its features.
-    cmd = ["maturin", "build", "--release", "-i", sys.executable, "-o", out]
+    # The venv's own maturin and zig (`pip install maturin ziglang`) come first on PATH.
+    venv_bin = os.path.dirname(sys.executable)
+    env = dict(os.environ, PATH=os.pathsep.join([venv_bin, os.environ.get("PATH", "")]))
+    maturin = shutil.which("maturin", path=env["PATH"]) or "maturin"
+    cmd = [maturin, "build", "--release", "-i", sys.executable, "-o", out]
     if zig:
         cmd += ["--zig", "--compatibility", "manylinux_2_28"]
-    subprocess.run(cmd, check=True, cwd=REPO_DIR)
+    subprocess.run(cmd, check=True, cwd=REPO_DIR, env=env)
     wheels = glob.glob(os.path.join(out, "gloop_core-*.whl"))
     if len(wheels) != 1:
         sys.exit(f"expected one gloop_core wheel in {out}, found {wheels}")
@@ -42,11 +46,12 @@ def build_wheel(zig):
 
 
 def install_wheel(wheel):
-    """Copies the wheel into wheels/ (replacing older ones of the same platform)."""
+    """Copies the wheel into wheels/, replacing older ones for the same Blender platform
+    (e.g. a manylinux_2_34 wheel by a manylinux_2_28 one)."""
     os.makedirs(WHEELS_DIR, exist_ok=True)
-    platform = os.path.basename(wheel).rsplit("-", 1)[1]
+    platforms = set(blender_platforms(os.path.basename(wheel)))
     for old in glob.glob(os.path.join(WHEELS_DIR, "gloop_core-*.whl")):
-        if old.endswith(platform):
+        if platforms & set(blender_platforms(os.path.basename(old))):
             os.remove(old)
     shutil.copy2(wheel, WHEELS_DIR)
 
