@@ -35,7 +35,8 @@ def liquid_material(look):
     if mat is not None:
         return mat
     mat = bpy.data.materials.new(name)
-    mat.use_nodes = True
+    if mat.node_tree is None:  # before 5.0 new materials start without nodes
+        mat.use_nodes = True
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
     bsdf = next(n for n in nodes if n.type == "BSDF_PRINCIPLED")
     attribute = nodes.new("ShaderNodeAttribute")

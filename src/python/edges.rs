@@ -31,10 +31,12 @@ pub fn triangle_edges(triangles: &[[u32; 3]], vertex_count: usize) -> Edges {
     for v in 0..vertex_count {
         start[v + 1] += start[v];
     }
+    // (high vertex, corner) per bucket: the scan below then reads memory in order (reading
+    // `ends[corner]` there instead was most of the cost, a cache miss per corner).
     let mut fill = start.clone();
-    let mut bucket = vec![0u32; ends.len()];
-    for (c, &(lo, _)) in ends.iter().enumerate() {
-        bucket[fill[lo as usize] as usize] = c as u32;
+    let mut bucket = vec![(0u32, 0u32); ends.len()];
+    for (c, &(lo, hi)) in ends.iter().enumerate() {
+        bucket[fill[lo as usize] as usize] = (hi, c as u32);
         fill[lo as usize] += 1;
     }
     let mut edges: Vec<[i32; 2]> = Vec::with_capacity(ends.len() / 2 + 1);
@@ -42,8 +44,7 @@ pub fn triangle_edges(triangles: &[[u32; 3]], vertex_count: usize) -> Edges {
     let mut seen: Vec<(u32, i32)> = Vec::new(); // (high vertex, edge id) within one bucket
     for lo in 0..vertex_count {
         seen.clear();
-        for &c in &bucket[start[lo] as usize..start[lo + 1] as usize] {
-            let hi = ends[c as usize].1;
+        for &(hi, c) in &bucket[start[lo] as usize..start[lo + 1] as usize] {
             let id = match seen.iter().find(|(h, _)| *h == hi) {
                 Some(&(_, id)) => id,
                 None => {
