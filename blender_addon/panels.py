@@ -2,8 +2,39 @@
 its material in a sub-panel, and the scene-wide bake settings and buttons in "Gloop Bake"."""
 
 import bpy
+from bl_operators.presets import AddPresetBase
+from bl_ui.utils import PresetPanel
 
 from . import estimate, export, operators
+
+# User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
+LIQUID_PRESET_SUBDIR = "gloop/liquid"
+
+
+class GLOOP_PT_liquid_presets(PresetPanel, bpy.types.Panel):
+    bl_label = "Liquid Presets"
+    preset_subdir = LIQUID_PRESET_SUBDIR
+    preset_operator = "script.execute_preset"
+    preset_add_operator = "gloop.liquid_preset_add"
+
+
+class GLOOP_OT_liquid_preset_add(AddPresetBase, bpy.types.Operator):
+    """Save this liquid material as a preset, or remove one"""
+
+    bl_idname = "gloop.liquid_preset_add"
+    bl_label = "Add Liquid Preset"
+    preset_menu = "GLOOP_PT_liquid_presets"
+    preset_subdir = LIQUID_PRESET_SUBDIR
+    preset_defines = ("g = bpy.context.object.gloop",)
+    preset_values = (
+        "g.liquid_name",
+        "g.density",
+        "g.viscosity",
+        "g.colour",
+        "g.cohesion",
+        "g.miscible",
+        "g.look",
+    )
 
 
 class _PhysicsPanel:
@@ -33,6 +64,9 @@ class PHYSICS_PT_gloop_liquid(_PhysicsPanel, bpy.types.Panel):
     @classmethod
     def poll(cls, context):
         return context.object.gloop.type in {"LIQUID", "EMITTER"}
+
+    def draw_header_preset(self, _context):
+        GLOOP_PT_liquid_presets.draw_panel_header(self.layout)
 
     def draw(self, context):
         s = context.object.gloop
@@ -154,6 +188,8 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
 
 
 CLASSES = (
+    GLOOP_PT_liquid_presets,
+    GLOOP_OT_liquid_preset_add,
     PHYSICS_PT_gloop,
     PHYSICS_PT_gloop_liquid,
     PHYSICS_PT_gloop_emitter,

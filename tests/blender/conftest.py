@@ -9,6 +9,11 @@ Run under `timeout`: bpy 4.5 can hang at exit if a callback outside an add-on st
 
 import os
 import sys
+import tempfile
+
+# Isolated user resources (extensions, installed wheels, user presets), set before bpy starts,
+# so tests never read or write the real Blender configuration.
+os.environ.setdefault("BLENDER_USER_RESOURCES", tempfile.mkdtemp(prefix="gloop_blender_user_"))
 
 import bpy
 import pytest

@@ -137,3 +137,21 @@ def test_no_liquid_is_reported(addon, empty_scene):
     add_obstacle_cube()
     with pytest.raises(RuntimeError, match="No Gloop Liquid"):
         bpy.ops.gloop.bake()
+
+
+def test_user_liquid_preset_saves_and_restores_values(empty_scene):
+    ob = add_liquid_sphere()
+    ob.gloop.liquid_preset = "CUSTOM"
+    ob.gloop.liquid_name = "maple_syrup"
+    ob.gloop.density, ob.gloop.viscosity = 1330.0, 0.15
+    assert bpy.ops.gloop.liquid_preset_add(name="Maple Syrup") == {"FINISHED"}
+    folder = bpy.utils.user_resource("SCRIPTS", path="presets/gloop/liquid")
+    assert os.listdir(folder) == ["Maple_Syrup.py"]
+    path = os.path.join(folder, "Maple_Syrup.py")
+    assert os.environ["BLENDER_USER_RESOURCES"] in path  # isolated from the real config
+    ob.gloop.liquid_preset = "HONEY"
+    assert ob.gloop.viscosity == pytest.approx(19.0)
+    bpy.ops.script.execute_preset(filepath=path, menu_idname="GLOOP_PT_liquid_presets")
+    assert ob.gloop.liquid_name == "maple_syrup"
+    assert ob.gloop.viscosity == pytest.approx(0.15)
+    assert ob.gloop.density == pytest.approx(1330.0)
