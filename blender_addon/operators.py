@@ -91,6 +91,7 @@ def _finish(operator, scene, job):
 class _BakeBase:
     resume = False
     _timer = None
+    _frames_shown = 0
 
     @classmethod
     def poll(cls, context):
@@ -121,8 +122,10 @@ class _BakeBase:
             return {"PASS_THROUGH"}
         running = job.poll()
         _update_progress(context.scene, job)
-        if job.status and job.status.get("frames_done"):
-            # Show newly baked frames while scrubbing.
+        done = (job.status or {}).get("frames_done", 0)
+        if done != self._frames_shown:
+            # A new frame landed: show it if the playhead is there (scrubbing works meanwhile).
+            self._frames_shown = done
             playback.load_frame(context.scene, context.scene.frame_current)
         for area in context.screen.areas if context.screen else ():
             if area.type in {"PROPERTIES", "VIEW_3D"}:
