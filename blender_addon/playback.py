@@ -232,16 +232,40 @@ def on_render_init(scene, _depsgraph=None):
         STATE.warn("Turn off Cycles Persistent Data: it keeps stale Gloop meshes")
 
 
+@persistent
+def on_save_pre(*_args):
+    """The liquid mesh lives in the cache: keep the .blend small by saving it empty."""
+    for scene in bpy.data.scenes:
+        ob = scene.gloop.liquid_object
+        if ob is not None and ob.type == "MESH" and ob.mode != "EDIT":
+            ob.data.clear_geometry()
+
+
+@persistent
+def on_reload_current_frame(*_args):
+    """After saving (the mesh was emptied) and after loading a .blend: show the frame."""
+    for scene in bpy.data.scenes:
+        if scene.gloop.liquid_object is not None:
+            on_frame_change(scene)
+
+
+_HANDLERS = (
+    ("frame_change_pre", on_frame_change),
+    ("render_init", on_render_init),
+    ("save_pre", on_save_pre),
+    ("save_post", on_reload_current_frame),
+    ("load_post", on_reload_current_frame),
+)
+
+
 def register():
-    bpy.app.handlers.frame_change_pre.append(on_frame_change)
-    bpy.app.handlers.render_init.append(on_render_init)
+    for name, fn in _HANDLERS:
+        getattr(bpy.app.handlers, name).append(fn)
 
 
 def unregister():
-    for handlers, fn in (
-        (bpy.app.handlers.frame_change_pre, on_frame_change),
-        (bpy.app.handlers.render_init, on_render_init),
-    ):
+    for name, fn in _HANDLERS:
+        handlers = getattr(bpy.app.handlers, name)
         while fn in handlers:
             handlers.remove(fn)
     STATE.shutdown()

@@ -141,6 +141,7 @@ def test_save_and_reload_keep_settings_and_cache_link(cached_scene, tmp_path):
     scene.gloop.cache_dir = "//" + os.path.relpath(cache, str(tmp_path))
     bpy.ops.wm.save_as_mainfile(filepath=blend)
 
+    assert len(scene.gloop.liquid_object.data.vertices) > 0  # shown again after saving
     bpy.ops.wm.read_homefile(use_empty=True)
     bpy.ops.wm.open_mainfile(filepath=blend)
     scene = bpy.context.scene
@@ -151,6 +152,8 @@ def test_save_and_reload_keep_settings_and_cache_link(cached_scene, tmp_path):
     assert bpy.data.objects["Spoon"].gloop.friction == pytest.approx(0.05)
     liquid = scene.gloop.liquid_object
     assert liquid is not None and liquid.name == "Gloop Liquid"
+    # Saved empty (the cache holds it) and reloaded from the cache on load.
+    assert len(liquid.data.vertices) > 0
     scene.frame_set(3)  # the persistent handler survived the load
     assert vertices(liquid)[:, 2].mean() == pytest.approx(0.7, abs=1e-3)
 
