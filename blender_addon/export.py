@@ -63,14 +63,18 @@ def _changed(a, b):
 
 def sample_objects(scene, depsgraph, objects, frames):
     """Per object: a list of (verts, tris, matrix) per frame. Restores the current frame."""
+    from . import playback
+
     original = (scene.frame_current, scene.frame_subframe)
     samples = {ob.name: [] for ob in objects}
+    playback.STATE.suspended = True  # stepping frames must not load liquid meshes
     try:
         for frame in frames:
             scene.frame_set(frame)
             for ob in objects:
                 samples[ob.name].append(_sample(ob, depsgraph))
     finally:
+        playback.STATE.suspended = False
         scene.frame_set(original[0], subframe=original[1])
     return samples
 

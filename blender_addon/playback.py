@@ -27,6 +27,8 @@ PREFETCH_AHEAD = 2
 
 class PlaybackState:
     def __init__(self):
+        # True while the exporter steps through frames: no mesh loading then.
+        self.suspended = False
         self.warning = ""
         self._printed = set()
         self._executor = None
@@ -213,7 +215,7 @@ def _frame_expected(cache_dir, frame):
 @persistent
 def on_frame_change(scene, _depsgraph=None):
     # Motion blur evaluates subframes; the velocity attribute covers them (BLENDER_NOTES §3.4).
-    if scene.frame_subframe != 0.0 or scene.gloop.liquid_object is None:
+    if STATE.suspended or scene.frame_subframe != 0.0 or scene.gloop.liquid_object is None:
         return
     try:
         load_frame(scene, scene.frame_current)
