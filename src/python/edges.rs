@@ -17,30 +17,31 @@ pub struct Edges {
 /// corners are bucketed by their edge's low vertex, and each small bucket is deduplicated by
 /// a scan, so no hashing or sorting of the whole list is needed.
 pub fn triangle_edges(triangles: &[[u32; 3]], vertex_count: usize) -> Edges {
-    // Each corner's edge as (low, high) vertex, computed once.
-    let ends: Vec<(u32, u32)> = triangles
-        .iter()
-        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
-        .map(|(a, b)| (a.min(b), a.max(b)))
-        .collect();
+    // Each corner's edge as (low, high) vertex, in corner order.
+    let ends = || {
+        triangles
+            .iter()
+            .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+            .map(|(a, b)| (a.min(b), a.max(b)))
+    };
+    let corner_count = triangles.len() * 3;
     // Bucket start per low vertex (counting sort).
     let mut start = vec![0u32; vertex_count + 1];
-    for &(lo, _) in &ends {
+    for (lo, _) in ends() {
         start[lo as usize + 1] += 1;
     }
     for v in 0..vertex_count {
         start[v + 1] += start[v];
     }
-    // (high vertex, corner) per bucket: the scan below then reads memory in order (reading
-    // `ends[corner]` there instead was most of the cost, a cache miss per corner).
+    // (high vertex, corner) per bucket, so the scan below reads memory in order.
     let mut fill = start.clone();
-    let mut bucket = vec![(0u32, 0u32); ends.len()];
-    for (c, &(lo, hi)) in ends.iter().enumerate() {
+    let mut bucket = vec![(0u32, 0u32); corner_count];
+    for (c, (lo, hi)) in ends().enumerate() {
         bucket[fill[lo as usize] as usize] = (hi, c as u32);
         fill[lo as usize] += 1;
     }
-    let mut edges: Vec<[i32; 2]> = Vec::with_capacity(ends.len() / 2 + 1);
-    let mut corner_edges = vec![0i32; ends.len()];
+    let mut edges: Vec<[i32; 2]> = Vec::with_capacity(corner_count / 2 + 1);
+    let mut corner_edges = vec![0i32; corner_count];
     let mut seen: Vec<(u32, i32)> = Vec::new(); // (high vertex, edge id) within one bucket
     for lo in 0..vertex_count {
         seen.clear();
