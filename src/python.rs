@@ -55,17 +55,6 @@ fn i32_bytes<'py>(
     })
 }
 
-/// Interleaves three scalar properties (`x`, `y`, `z`) into one flat array, if all exist.
-fn interleave(element: &ElementData, names: [&str; 3]) -> Option<Vec<f32>> {
-    let [a, b, c] = names.map(|n| element.scalars.get(n));
-    let (a, b, c) = (a?, b?, c?);
-    let mut out = Vec::with_capacity(a.len() * 3);
-    for i in 0..a.len() {
-        out.extend_from_slice(&[a[i], b[i], c[i]]);
-    }
-    Some(out)
-}
-
 fn vertex_element<'a>(
     data: &'a ply_read::PlyData,
     path: &Path,
@@ -73,10 +62,7 @@ fn vertex_element<'a>(
     let vertex = data
         .element("vertex")
         .ok_or_else(|| GloopError::file(path, "has no 'vertex' element"))?;
-    if !["x", "y", "z"]
-        .iter()
-        .all(|n| vertex.scalars.contains_key(*n))
-    {
+    if !["x", "y", "z"].iter().all(|n| data.has(vertex, n)) {
         return Err(GloopError::file(path, "vertices lack x, y or z"));
     }
     Ok(vertex)
@@ -93,11 +79,12 @@ fn frame_comment(data: &ply_read::PlyData) -> Option<i64> {
 fn put_triples(
     py: Python<'_>,
     dict: &Bound<'_, PyDict>,
+    data: &ply_read::PlyData,
     vertex: &ElementData,
     fields: &[(&str, [&str; 3])],
 ) -> PyResult<()> {
     for (key, names) in fields {
-        match interleave(vertex, *names) {
+        match data.triples(vertex, *names) {
             Some(v) => dict.set_item(*key, f32_bytes(py, &v)?)?,
             None => dict.set_item(*key, py.None())?,
         }
@@ -118,6 +105,7 @@ fn read_particles<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
     put_triples(
         py,
         &dict,
+        &data,
         vertex,
         &[
             ("position", ["x", "y", "z"]),
@@ -125,8 +113,8 @@ fn read_particles<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
             ("colour", ["red", "green", "blue"]),
         ],
     )?;
-    match vertex.scalars.get("material") {
-        Some(m) => dict.set_item("material", f32_bytes(py, m)?)?,
+    match data.column(vertex, "material") {
+        Some(m) => dict.set_item("material", f32_bytes(py, &m)?)?,
         None => dict.set_item("material", py.None())?,
     }
     Ok(dict)
@@ -175,6 +163,7 @@ fn read_surface<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDi
     put_triples(
         py,
         &dict,
+        &data,
         vertex,
         &[
             ("position", ["x", "y", "z"]),

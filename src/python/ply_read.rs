@@ -7,7 +7,7 @@
 //! ply-rs-bw's generic reader instead.
 
 use std::collections::HashMap;
-use std::io::Cursor;
+use std::io::{Cursor, Read};
 use std::path::Path;
 
 use ply_rs_bw::parser::{Parser, Reader};
@@ -17,18 +17,40 @@ use ply_rs_bw::ply::{
 
 use crate::error::{GloopError, Result};
 
-/// One element of a PLY file, decoded: every scalar property as f32 (the cache only holds
-/// floats and small integers), and the first list property as triangles.
+/// One element of a PLY file. Elements with fixed-size binary records are decoded on demand,
+/// straight from the file bytes (no per-property copies); others are decoded into columns.
 #[derive(Default)]
 pub struct ElementData {
     pub count: usize,
-    pub scalars: HashMap<String, Vec<f32>>,
+    /// Every scalar property as f32, for elements that are not `fixed` (the cache only holds
+    /// floats and small integers).
+    columns: HashMap<String, Vec<f32>>,
+    fixed: Option<FixedRecords>,
     /// Triangles from the element's list property (polygons fan-triangulated), as vertex
     /// indices.
     pub triangles: Vec<[u32; 3]>,
 }
 
+/// Where an element's fixed-size records sit in the file bytes.
+struct FixedRecords {
+    start: usize,
+    stride: usize,
+    /// (name, type, byte offset in the record)
+    properties: Vec<(String, ScalarType, usize)>,
+}
+
+impl FixedRecords {
+    fn property(&self, name: &str) -> Option<(&ScalarType, usize)> {
+        self.properties
+            .iter()
+            .find(|p| p.0 == name)
+            .map(|p| (&p.1, p.2))
+    }
+}
+
 pub struct PlyData {
+    /// The whole file; returned to the reading thread's pool on drop.
+    bytes: Vec<u8>,
     pub elements: HashMap<String, ElementData>,
     pub comments: Vec<String>,
 }
@@ -37,28 +59,103 @@ impl PlyData {
     pub fn element(&self, name: &str) -> Option<&ElementData> {
         self.elements.get(name)
     }
+
+    pub fn has(&self, element: &ElementData, name: &str) -> bool {
+        match &element.fixed {
+            Some(f) => f.property(name).is_some(),
+            None => element.columns.contains_key(name),
+        }
+    }
+
+    /// One scalar property as f32 per element, if present.
+    pub fn column(&self, element: &ElementData, name: &str) -> Option<Vec<f32>> {
+        let Some(fixed) = &element.fixed else {
+            return element.columns.get(name).cloned();
+        };
+        let (t, offset) = fixed.property(name)?;
+        Some(
+            self.records(element, fixed)
+                .map(|r| scalar_at(t, r, offset) as f32)
+                .collect(),
+        )
+    }
+
+    /// Three properties interleaved (`x y z x y z …`), if all are present. Float properties
+    /// of fixed records are copied in one pass over the file bytes.
+    pub fn triples(&self, element: &ElementData, names: [&str; 3]) -> Option<Vec<f32>> {
+        let Some(fixed) = &element.fixed else {
+            let [a, b, c] = names.map(|n| element.columns.get(n));
+            let (a, b, c) = (a?, b?, c?);
+            return Some((0..a.len()).flat_map(|i| [a[i], b[i], c[i]]).collect());
+        };
+        let props = names.map(|n| fixed.property(n));
+        let [(ta, oa), (tb, ob), (tc, oc)] = [props[0]?, props[1]?, props[2]?];
+        let mut out = Vec::with_capacity(element.count * 3);
+        if [ta, tb, tc].iter().all(|t| **t == ScalarType::Float) {
+            let f = |r: &[u8], o: usize| f32::from_le_bytes(r[o..o + 4].try_into().unwrap());
+            for r in self.records(element, fixed) {
+                out.extend_from_slice(&[f(r, oa), f(r, ob), f(r, oc)]);
+            }
+        } else {
+            for r in self.records(element, fixed) {
+                out.extend_from_slice(&[
+                    scalar_at(ta, r, oa) as f32,
+                    scalar_at(tb, r, ob) as f32,
+                    scalar_at(tc, r, oc) as f32,
+                ]);
+            }
+        }
+        Some(out)
+    }
+
+    fn records<'a>(
+        &'a self,
+        element: &ElementData,
+        fixed: &FixedRecords,
+    ) -> std::slice::ChunksExact<'a, u8> {
+        let len = fixed.stride * element.count;
+        self.bytes[fixed.start..fixed.start + len].chunks_exact(fixed.stride.max(1))
+    }
+}
+
+thread_local! {
+    /// The last file buffer of this thread, reused so that reading frame after frame does not
+    /// fault in fresh pages for every file (that was a large share of the read time).
+    static FILE_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for PlyData {
+    fn drop(&mut self) {
+        let bytes = std::mem::take(&mut self.bytes);
+        FILE_BUFFER.with(|b| *b.borrow_mut() = bytes);
+    }
 }
 
 /// Reads a PLY file; errors name the file and say what is wrong with it.
 pub fn read_ply(path: &Path) -> Result<PlyData> {
-    let bytes = std::fs::read(path).map_err(|e| GloopError::io(path, e))?;
-    parse_ply(&bytes).map_err(|message| GloopError::file(path, message))
+    let mut bytes = FILE_BUFFER.with(|b| std::mem::take(&mut *b.borrow_mut()));
+    bytes.clear();
+    let mut file = std::fs::File::open(path).map_err(|e| GloopError::io(path, e))?;
+    file.read_to_end(&mut bytes)
+        .map_err(|e| GloopError::io(path, e))?;
+    parse_ply(bytes).map_err(|message| GloopError::file(path, message))
 }
 
-pub fn parse_ply(bytes: &[u8]) -> std::result::Result<PlyData, String> {
+pub fn parse_ply(bytes: Vec<u8>) -> std::result::Result<PlyData, String> {
     let parser = Parser::<DefaultElement>::new();
-    let mut reader = Reader::new(Cursor::new(bytes));
+    let mut reader = Reader::new(Cursor::new(&bytes[..]));
     let header = parser
         .read_header(&mut reader)
         .map_err(|e| format!("not a valid PLY file: {e}"))?;
-    let payload = &bytes[reader.get_ref().position() as usize..];
+    let payload_start = reader.get_ref().position() as usize;
     let elements = match header.encoding {
-        Encoding::BinaryLittleEndian => decode_little_endian(&header, payload)?,
+        Encoding::BinaryLittleEndian => decode_little_endian(&header, &bytes, payload_start)?,
         _ => decode_generic(&parser, &header, &mut reader)?,
     };
     Ok(PlyData {
-        elements,
         comments: header.comments.clone(),
+        elements,
+        bytes,
     })
 }
 
@@ -102,8 +199,9 @@ fn truncated(element: &str) -> String {
 fn decode_little_endian(
     header: &Header,
     payload: &[u8],
+    payload_start: usize,
 ) -> std::result::Result<HashMap<String, ElementData>, String> {
-    let mut at = 0usize;
+    let mut at = payload_start;
     let mut out = HashMap::new();
     for (name, def) in &header.elements {
         let props: Vec<_> = def.properties.values().collect();
@@ -127,20 +225,20 @@ fn decode_little_endian(
     Ok(out)
 }
 
-/// Elements whose properties are all scalars have fixed-size records: one bounds check, then
-/// strided reads. Float properties (all of Gloop's data) are copied without conversion.
+/// Elements whose properties are all scalars have fixed-size records: one bounds check now,
+/// decoding later and only of the properties asked for.
 fn decode_fixed_records(
     def: &ElementDef,
     payload: &[u8],
     at: &mut usize,
 ) -> std::result::Result<ElementData, String> {
-    let mut offsets = Vec::new();
+    let mut properties = Vec::new();
     let mut stride = 0usize;
     for p in def.properties.values() {
         let PropertyType::Scalar(t) = &p.data_type else {
             unreachable!()
         };
-        offsets.push((p.name.clone(), t.clone(), stride));
+        properties.push((p.name.clone(), t.clone(), stride));
         stride += scalar_size(t);
     }
     let len = stride
@@ -149,27 +247,16 @@ fn decode_fixed_records(
     if payload.len() < *at + len {
         return Err(truncated(&def.name));
     }
-    let records = &payload[*at..*at + len];
+    let fixed = FixedRecords {
+        start: *at,
+        stride,
+        properties,
+    };
     *at += len;
-    let mut scalars = HashMap::new();
-    for (name, t, offset) in offsets {
-        let values: Vec<f32> = if t == ScalarType::Float {
-            records
-                .chunks_exact(stride)
-                .map(|r| f32::from_le_bytes(r[offset..offset + 4].try_into().unwrap()))
-                .collect()
-        } else {
-            records
-                .chunks_exact(stride)
-                .map(|r| scalar_at(&t, r, offset) as f32)
-                .collect()
-        };
-        scalars.insert(name, values);
-    }
     Ok(ElementData {
         count: def.count,
-        scalars,
-        triangles: Vec::new(),
+        fixed: Some(fixed),
+        ..Default::default()
     })
 }
 
@@ -203,8 +290,8 @@ fn decode_index_lists(
     }
     Ok(ElementData {
         count: def.count,
-        scalars: HashMap::new(),
         triangles,
+        ..Default::default()
     })
 }
 
@@ -234,7 +321,7 @@ fn decode_records_with_lists(
                     let n = scalar_size(t);
                     need(*at, n)?;
                     let v = scalar_at(t, b, *at) as f32;
-                    data.scalars.entry(p.name.clone()).or_default().push(v);
+                    data.columns.entry(p.name.clone()).or_default().push(v);
                     *at += n;
                 }
                 PropertyType::List(count_type, item_type) => {
@@ -286,7 +373,7 @@ fn decode_generic(
             let mut first_list = true;
             for (key, value) in row {
                 if let Some(v) = property_scalar(value) {
-                    data.scalars.entry(key.clone()).or_default().push(v as f32);
+                    data.columns.entry(key.clone()).or_default().push(v as f32);
                 } else if first_list {
                     polygon.clear();
                     for v in property_list(value) {
