@@ -93,6 +93,13 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     wave = sheet.modifiers.new("Wave", "WAVE")
     wave.height = 0.1
 
+    bpy.ops.mesh.primitive_ico_sphere_add(radius=0.1, location=(0.0, 1.0, 1.5))
+    nozzle = bpy.context.object
+    nozzle.name = "Nozzle"
+    nozzle.gloop.type = "EMITTER"
+    nozzle.gloop.liquid_preset = "PAINT_RED"
+    nozzle.gloop.emit_rate, nozzle.gloop.emit_frame_end = 500.0, 3
+
     path = addon.export.export_scene(
         scene, bpy.context.evaluated_depsgraph_get(), str(tmp_path / "cache")
     )
@@ -100,13 +107,18 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
         data = json.load(f)
     motions = {o["name"]: next(iter(o["motion"])) for o in data["objects"]}
     assert motions == {
+        "Nozzle": "static",
         "Honey Ball": "static",
         "Table": "static",
         "Paddle": "rigid",
         "Sheet": "deforming",
     }
     assert scene.frame_current == 1  # export restores the frame
-    assert data["materials"]["liquids"][0]["viscosity"] == pytest.approx(19.0)
+    liquids = {m["name"]: m for m in data["materials"]["liquids"]}
+    assert liquids["honey"]["viscosity"] == pytest.approx(19.0)
+    assert liquids["paint_red"]["miscible"] is True
+    emitter = next(o for o in data["objects"] if o["name"] == "Nozzle")
+    assert emitter["role"]["emission"]["rate"] == pytest.approx(500.0)
     assert data["materials"]["solids"][0]["name"] == "wood"
 
     # Rust reads the JSON and computes world bounds from mesh + motion: they must match
