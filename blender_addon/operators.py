@@ -91,6 +91,7 @@ def _finish(operator, scene, job):
 class _BakeBase:
     resume = False
     _timer = None
+    _scene = None
     _frames_shown = 0
 
     @classmethod
@@ -110,30 +111,32 @@ class _BakeBase:
         if _start(self, context, self.resume) is None:
             return {"CANCELLED"}
         wm = context.window_manager
+        self._scene = context.scene  # progress goes to the baked scene, whatever is shown later
         self._timer = wm.event_timer_add(0.1, window=context.window)
         wm.modal_handler_add(self)
         return {"RUNNING_MODAL"}
 
     def modal(self, context, event):
-        job = _job
-        if event.type == "ESC":
-            job.cancel()
+        job, scene = _job, self._scene
+        if event.type == "ESC" and event.value == "PRESS":
+            job.cancel()  # the bake stops within a substep; the timer sees it end
+            return {"RUNNING_MODAL"}
         if event.type != "TIMER":
             return {"PASS_THROUGH"}
         running = job.poll()
-        _update_progress(context.scene, job)
+        _update_progress(scene, job)
         done = (job.status or {}).get("frames_done", 0)
         if done != self._frames_shown:
             # A new frame landed: show it if the playhead is there (scrubbing works meanwhile).
             self._frames_shown = done
-            playback.load_frame(context.scene, context.scene.frame_current)
+            playback.load_frame(scene, scene.frame_current)
         for area in context.screen.areas if context.screen else ():
             if area.type in {"PROPERTIES", "VIEW_3D"}:
                 area.tag_redraw()
         if running:
             return {"PASS_THROUGH"}
         context.window_manager.event_timer_remove(self._timer)
-        result = _finish(self, context.scene, job)
+        result = _finish(self, scene, job)
         return {"FINISHED"} if "FINISHED" in result else {"CANCELLED"}
 
 
