@@ -170,6 +170,10 @@ def load_frame(scene, frame):
                 velocities=_as_f32(data["velocity"]),
             )
             _show_points(ob, True)
+            # Points at the radius the cache was baked with, whatever the setting is now.
+            radius = _manifest(cache_dir).get("particle_radius")
+            if isinstance(radius, (int, float)) and radius > 0:
+                _set_point_radius(ob, radius)
             shown = "particles"
         else:
             mesh_update.replace_mesh(ob.data, np.empty(0, dtype=np.float32))
@@ -198,17 +202,35 @@ def _next_files(cache_dir, frame, read_surface, read_particles):
     return out
 
 
-def _frame_expected(cache_dir, frame):
-    """True if the manifest says the bake covers `frame` (so its absence is a problem)."""
+_manifests = {}  # cache folder → (mtime, parsed manifest.json)
+
+
+def _manifest(cache_dir):
+    """The cache's manifest.json as a dict ({} if missing or unreadable), re-read on change."""
     import json
 
+    path = os.path.join(cache_dir, "manifest.json")
     try:
-        with open(os.path.join(cache_dir, "manifest.json"), encoding="utf-8") as f:
+        mtime = os.path.getmtime(path)
+    except OSError:
+        return {}
+    hit = _manifests.get(cache_dir)
+    if hit is not None and hit[0] == mtime:
+        return hit[1]
+    try:
+        with open(path, encoding="utf-8") as f:
             manifest = json.load(f)
     except (OSError, ValueError):
-        return False
+        manifest = {}
+    _manifests[cache_dir] = (mtime, manifest)
+    return manifest
+
+
+def _frame_expected(cache_dir, frame):
+    """True if the manifest says the bake covers `frame` (so its absence is a problem)."""
+    manifest = _manifest(cache_dir)
     start = manifest.get("frame_start")
-    last = manifest.get("last_complete_frame", manifest.get("frame_end"))
+    last = manifest.get("last_complete_frame")
     return isinstance(start, int) and isinstance(last, int) and start <= frame <= last
 
 

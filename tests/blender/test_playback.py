@@ -1,6 +1,7 @@
 """Playback from a cache written in the TEAM_BRIEF layout: surfaces, particle fallback, bad
 frames, save/reload and a Cycles render."""
 
+import json
 import os
 
 import bpy
@@ -81,7 +82,18 @@ def test_frame_set_shows_the_cached_surface_and_it_changes(cached_scene):
 
 def test_particle_fallback_renders_as_points(cached_scene):
     scene, liquid = cached_scene
+    manifest = {
+        "frame_start": 1,
+        "frame_end": 5,
+        "last_complete_frame": 5,
+        "particle_radius": 0.0125,
+    }
+    cache = bpy.path.abspath(scene.gloop.cache_dir)
+    with open(os.path.join(cache, "manifest.json"), "w") as f:
+        json.dump(manifest, f)
     scene.frame_set(4)
+    radius = liquid.modifiers["Gloop Points"].node_group.nodes["Mesh to Points"].inputs["Radius"]
+    assert radius.default_value == pytest.approx(0.0125)  # as baked, not the current setting
     assert len(liquid.data.vertices) == 500 and len(liquid.data.polygons) == 0
     assert liquid.modifiers["Gloop Points"].show_viewport
     evaluated = liquid.evaluated_get(bpy.context.evaluated_depsgraph_get())
@@ -97,6 +109,17 @@ def test_playback_creates_no_datablocks(cached_scene):
     for f in (1, 2, 3, 4, 5, 1):
         scene.frame_set(f)
     assert len(bpy.data.meshes) == meshes
+
+
+def test_missing_frame_inside_the_bake_is_a_warning(cached_scene):
+    scene, liquid = cached_scene
+    cache = bpy.path.abspath(scene.gloop.cache_dir)
+    with open(os.path.join(cache, "manifest.json"), "w") as f:
+        json.dump({"frame_start": 1, "frame_end": 9, "last_complete_frame": 7}, f)
+    scene.frame_set(7)  # the manifest says frame 7 is baked, but its file is gone
+    assert len(liquid.data.vertices) == 0 and "Frame 7 is missing" in scene.gloop.playback_warning
+    scene.frame_set(8)  # not baked yet: empty, and nothing to warn about
+    assert len(liquid.data.vertices) == 0 and scene.gloop.playback_warning == ""
 
 
 def test_corrupt_frame_gives_an_empty_mesh_and_a_warning(cached_scene):
