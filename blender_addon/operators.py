@@ -58,11 +58,22 @@ def _start(operator, context, resume):
         operator.report({"ERROR"}, f"Cannot bake: {e}")
         return None
     playback.ensure_liquid_object(scene)
+    _hide_liquid_sources(scene)
     _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume)
     scene.gloop.is_baking = True
     scene.gloop.progress = 0.0
     scene.gloop.status_text = "Starting…"
     return _job
+
+
+def _hide_liquid_sources(scene):
+    """A Liquid object only gives the liquid's starting shape: once baked, the Gloop Liquid
+    object shows the liquid, so the source is drawn as wire and left out of renders (as
+    Blender's own fluid flow objects usually are)."""
+    for ob in export.gloop_objects(scene):
+        if ob.gloop.type == "LIQUID":
+            ob.hide_render = True
+            ob.display_type = "WIRE"
 
 
 def _update_progress(scene, job):

@@ -33,3 +33,34 @@ def enable_extension():
         repos.remove(repo)
 
     return sys.modules[MODULE], cleanup
+
+
+def render_coverage(scene, camera_location, look_at, folder, resolution=(64, 48)):
+    """Renders the current frame with Cycles (CPU, 16 samples, no denoising, transparent film)
+    and returns the fraction of pixels that something covers (alpha > 0.5)."""
+    import numpy as np
+    from mathutils import Vector
+
+    cam = bpy.data.objects.new("Test Camera", bpy.data.cameras.new("Test Camera"))
+    scene.collection.objects.link(cam)
+    cam.location = camera_location
+    direction = Vector(look_at) - Vector(camera_location)
+    cam.rotation_euler = direction.to_track_quat("-Z", "Y").to_euler()
+    scene.camera = cam
+    render = scene.render
+    render.engine = "CYCLES"
+    scene.cycles.device = "CPU"
+    scene.cycles.samples = 16
+    scene.cycles.use_denoising = False
+    render.film_transparent = True
+    render.resolution_x, render.resolution_y = resolution
+    render.resolution_percentage = 100
+    render.image_settings.file_format = "PNG"
+    render.image_settings.color_mode = "RGBA"
+    render.filepath = os.path.join(str(folder), "render.png")
+    bpy.ops.render.render(write_still=True)
+    image = bpy.data.images.load(render.filepath)
+    pixels = np.empty(image.size[0] * image.size[1] * 4, dtype=np.float32)
+    image.pixels.foreach_get(pixels)
+    bpy.data.images.remove(image)
+    return float((pixels.reshape(-1, 4)[:, 3] > 0.5).mean())

@@ -5,10 +5,10 @@ import json
 import os
 
 import bpy
+import harness
 import numpy as np
 import plyfiles
 import pytest
-from mathutils import Vector
 
 SURFACE_FRAMES = (1, 2, 3)
 PARTICLE_FRAMES = (4, 5)
@@ -183,30 +183,9 @@ def test_save_and_reload_keep_settings_and_cache_link(cached_scene, tmp_path):
 
 def test_cycles_render_shows_the_liquid(cached_scene, tmp_path):
     scene, _liquid = cached_scene
-    cam_data = bpy.data.cameras.new("Camera")
-    cam = bpy.data.objects.new("Camera", cam_data)
-    scene.collection.objects.link(cam)
-    cam.location = (0.0, -3.0, 0.9)
-    cam.rotation_euler = (Vector((0.0, 3.0, 0.0)).to_track_quat("-Z", "Y")).to_euler()
-    scene.camera = cam
-    render = scene.render
-    render.engine = "CYCLES"
-    scene.cycles.device = "CPU"
-    scene.cycles.samples = 16
-    scene.cycles.use_denoising = False
-    render.film_transparent = True
-    render.resolution_x, render.resolution_y, render.resolution_percentage = 64, 48, 100
-    render.image_settings.file_format = "PNG"
-    render.image_settings.color_mode = "RGBA"
-    render.filepath = str(tmp_path / "frame.png")
     scene.frame_set(1)
-    bpy.ops.render.render(write_still=True)
-    image = bpy.data.images.load(render.filepath)
-    pixels = np.empty(image.size[0] * image.size[1] * 4, dtype=np.float32)
-    image.pixels.foreach_get(pixels)
-    alpha = pixels.reshape(-1, 4)[:, 3]
+    covered = harness.render_coverage(scene, (0.0, -3.0, 0.9), (0.0, 0.0, 0.9), tmp_path)
     # The sphere (radius 0.3 at 3 m, 50 mm lens) covers roughly 7 % of the frame; the empty
     # scene around it is transparent.
-    covered = float((alpha > 0.5).mean())
     assert 0.02 < covered < 0.3, covered
-    assert render.use_lock_interface  # turned on for safe GUI renders
+    assert scene.render.use_lock_interface  # turned on for safe GUI renders
