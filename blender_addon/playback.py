@@ -29,6 +29,7 @@ class PlaybackState:
     def __init__(self):
         # True while the exporter steps through frames: no mesh loading then.
         self.suspended = False
+        self.last_frame = 0  # the frame shown last, to tell the scrubbing direction
         self.warning = ""
         self._printed = set()
         self._executor = None
@@ -187,13 +188,16 @@ def load_frame(scene, frame):
         STATE.warn(f"Frame {frame} could not be read: {e}")
         return "error"
     STATE.clear_warning()
-    STATE.prefetch(_next_files(cache_dir, frame, read_surface, read_particles))
+    step = -1 if frame < STATE.last_frame else 1  # read ahead in the direction of scrubbing
+    STATE.last_frame = frame
+    STATE.prefetch(_next_files(cache_dir, frame, step, read_surface, read_particles))
     return shown
 
 
-def _next_files(cache_dir, frame, read_surface, read_particles):
+def _next_files(cache_dir, frame, step, read_surface, read_particles):
     out = []
-    for f in range(frame + 1, frame + 1 + PREFETCH_AHEAD):
+    for k in range(1, PREFETCH_AHEAD + 1):
+        f = frame + k * step
         surface, particles = frame_files(cache_dir, f)
         if os.path.exists(surface):
             out.append((surface, read_surface))
