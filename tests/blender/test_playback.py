@@ -189,3 +189,17 @@ def test_cycles_render_shows_the_liquid(cached_scene, tmp_path):
     # scene around it is transparent.
     assert 0.02 < covered < 0.3, covered
     assert scene.render.use_lock_interface  # turned on for safe GUI renders
+
+
+def test_prefetched_frames_rewritten_on_disk_are_read_again(cached_scene):
+    scene, liquid = cached_scene
+    scene.frame_set(1)  # reads frames 2 and 3 ahead
+    cache = bpy.path.abspath(scene.gloop.cache_dir)
+    pos, tris, normals = plyfiles.uv_sphere((0.0, 0.0, 5.0), 0.3, 12, 24)
+    path = os.path.join(cache, "surface_00002.ply")
+    n = len(pos)
+    plyfiles.write_surface(path, pos, tris, normals, np.zeros((n, 3)), np.zeros((n, 3)))
+    stat = os.stat(path)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    scene.frame_set(2)
+    assert vertices(liquid)[:, 2].mean() == pytest.approx(5.0, abs=1e-3)
