@@ -2,10 +2,11 @@
 //!
 //! Everything heavy runs with the GIL released (`py.detach`), so Blender's UI and other Python
 //! threads (the playback prefetcher) keep going. Arrays cross into Python as flat
-//! little-endian `bytes` that `numpy.frombuffer` views without copying and `foreach_set`
-//! consumes. Every `GloopError` becomes a `gloop_core.GloopError` exception with the same
+//! little-endian buffers (`array::Array`) that `numpy.frombuffer` views without copying and
+//! `foreach_set` consumes. Every `GloopError` becomes a `gloop_core.GloopError` exception with the same
 //! message (which names the object, field or file).
 
+mod array;
 mod edges;
 mod ply_read;
 
@@ -14,10 +15,11 @@ use std::path::{Path, PathBuf};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyDict;
 
 use crate::error::GloopError;
 use crate::scene::Scene;
+use array::{Array, Data};
 use ply_read::{read_ply, ElementData};
 
 create_exception!(
@@ -29,30 +31,6 @@ create_exception!(
 
 pub(crate) fn to_py(e: GloopError) -> PyErr {
     GloopCoreError::new_err(e.to_string())
-}
-
-/// `f32`s as little-endian bytes (what `numpy.frombuffer(..., dtype='<f4')` expects).
-fn f32_bytes<'py>(py: Python<'py>, values: &[f32]) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, values.len() * 4, |buf| {
-        for (out, v) in buf.chunks_exact_mut(4).zip(values) {
-            out.copy_from_slice(&v.to_le_bytes());
-        }
-        Ok(())
-    })
-}
-
-/// `i32`s as little-endian bytes: Blender's index attributes are int32.
-fn i32_bytes<'py>(
-    py: Python<'py>,
-    len: usize,
-    values: impl Iterator<Item = i32>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, len * 4, |buf| {
-        for (out, v) in buf.chunks_exact_mut(4).zip(values) {
-            out.copy_from_slice(&v.to_le_bytes());
-        }
-        Ok(())
-    })
 }
 
 fn vertex_element<'a>(
@@ -75,18 +53,25 @@ fn frame_comment(data: &ply_read::PlyData) -> Option<i64> {
         .find_map(|c| c.trim().strip_prefix("gloop frame ")?.trim().parse().ok())
 }
 
-/// Reads the named triple properties into the dict as bytes (or None when absent).
-fn put_triples(
-    py: Python<'_>,
-    dict: &Bound<'_, PyDict>,
+/// Named arrays decoded off the GIL, then handed to Python without copying.
+type Arrays = Vec<(&'static str, Option<Data>)>;
+
+fn triples(
     data: &ply_read::PlyData,
     vertex: &ElementData,
-    fields: &[(&str, [&str; 3])],
-) -> PyResult<()> {
-    for (key, names) in fields {
-        match data.triples(vertex, *names) {
-            Some(v) => dict.set_item(*key, f32_bytes(py, &v)?)?,
-            None => dict.set_item(*key, py.None())?,
+    fields: &[(&'static str, [&str; 3])],
+) -> Arrays {
+    fields
+        .iter()
+        .map(|(key, names)| (*key, data.triples(vertex, *names).map(Data::F32)))
+        .collect()
+}
+
+fn put_arrays(py: Python<'_>, dict: &Bound<'_, PyDict>, arrays: Arrays) -> PyResult<()> {
+    for (key, data) in arrays {
+        match data {
+            Some(d) => dict.set_item(key, Bound::new(py, Array::new(d))?)?,
+            None => dict.set_item(key, py.None())?,
         }
     }
     Ok(())
@@ -97,32 +82,34 @@ fn put_triples(
 /// None if the file lacks them) and `material` (float32 per particle, or None).
 #[pyfunction]
 fn read_particles<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let data = py.detach(|| read_ply(&path)).map_err(to_py)?;
-    let vertex = vertex_element(&data, &path).map_err(to_py)?;
+    let (count, frame, arrays) = py
+        .detach(|| -> Result<_, GloopError> {
+            let data = read_ply(&path)?;
+            let vertex = vertex_element(&data, &path)?;
+            let mut arrays = triples(
+                &data,
+                vertex,
+                &[
+                    ("position", ["x", "y", "z"]),
+                    ("velocity", ["vx", "vy", "vz"]),
+                    ("colour", ["red", "green", "blue"]),
+                ],
+            );
+            arrays.push(("material", data.column(vertex, "material").map(Data::F32)));
+            Ok((vertex.count, frame_comment(&data), arrays))
+        })
+        .map_err(to_py)?;
     let dict = PyDict::new(py);
-    dict.set_item("count", vertex.count)?;
-    dict.set_item("frame", frame_comment(&data))?;
-    put_triples(
-        py,
-        &dict,
-        &data,
-        vertex,
-        &[
-            ("position", ["x", "y", "z"]),
-            ("velocity", ["vx", "vy", "vz"]),
-            ("colour", ["red", "green", "blue"]),
-        ],
-    )?;
-    match data.column(vertex, "material") {
-        Some(m) => dict.set_item("material", f32_bytes(py, &m)?)?,
-        None => dict.set_item("material", py.None())?,
-    }
+    dict.set_item("count", count)?;
+    dict.set_item("frame", frame)?;
+    put_arrays(py, &dict, arrays)?;
     Ok(dict)
 }
 
-/// Reads a surface file and derives its edges (all off the GIL).
-fn read_surface_and_edges(path: &Path) -> Result<(ply_read::PlyData, edges::Edges), GloopError> {
-    let data = read_ply(path)?;
+/// Reads a surface file and derives its edges (all off the GIL): (vertex count, triangle
+/// count, arrays).
+fn read_surface_arrays(path: &Path) -> Result<(usize, usize, Arrays), GloopError> {
+    let mut data = read_ply(path)?;
     let vertex = vertex_element(&data, path)?;
     let n = vertex.count;
     if n > i32::MAX as usize {
@@ -131,8 +118,21 @@ fn read_surface_and_edges(path: &Path) -> Result<(ply_read::PlyData, edges::Edge
             "has more vertices than Blender can index",
         ));
     }
-    let no_faces = Vec::new();
-    let triangles = data.element("face").map_or(&no_faces, |f| &f.triangles);
+    let mut arrays = triples(
+        &data,
+        vertex,
+        &[
+            ("position", ["x", "y", "z"]),
+            ("normal", ["nx", "ny", "nz"]),
+            ("colour", ["red", "green", "blue"]),
+            ("velocity", ["vx", "vy", "vz"]),
+        ],
+    );
+    let triangles = data
+        .elements
+        .get_mut("face")
+        .map(|f| std::mem::take(&mut f.triangles))
+        .unwrap_or_default();
     if let Some(t) = triangles
         .iter()
         .find(|t| t.iter().any(|&i| i as usize >= n))
@@ -142,47 +142,29 @@ fn read_surface_and_edges(path: &Path) -> Result<(ply_read::PlyData, edges::Edge
             format!("face {t:?} refers to a vertex beyond the {n} vertices"),
         ));
     }
-    let edges = edges::triangle_edges(triangles, n);
-    Ok((data, edges))
+    let edges = edges::triangle_edges(&triangles, n);
+    let triangle_count = triangles.len();
+    // Indices are below i32::MAX (checked above), so the u32 bits read as int32 in Python.
+    arrays.push(("triangles", Some(Data::U32x3(triangles))));
+    arrays.push(("edges", Some(Data::I32x2(edges.edges))));
+    arrays.push(("corner_edges", Some(Data::I32(edges.corner_edges))));
+    Ok((n, triangle_count, arrays))
 }
 
 /// `read_surface(path) -> dict`: `vertex_count`, `triangle_count`, flat arrays `position`,
 /// `normal`, `colour`, `velocity` (float32 × 3 per vertex, or None), `triangles` (int32 × 3 per
 /// triangle, every index checked against the vertex count, so Blender never sees a bad one),
 /// and the mesh edges Blender would otherwise derive on the main thread: `edges` (int32 × 2)
-/// and `corner_edges` (int32 per triangle corner).
+/// and `corner_edges` (int32 per triangle corner). Arrays are `gloop_core.Array` buffers:
+/// `numpy.frombuffer(a, "<f4")` / `"<i4"` views them without copying.
 #[pyfunction]
 fn read_surface<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let (data, edges) = py.detach(|| read_surface_and_edges(&path)).map_err(to_py)?;
-    let vertex = vertex_element(&data, &path).map_err(to_py)?;
-    let empty = ElementData::default();
-    let faces = data.element("face").unwrap_or(&empty);
+    let (vertex_count, triangle_count, arrays) =
+        py.detach(|| read_surface_arrays(&path)).map_err(to_py)?;
     let dict = PyDict::new(py);
-    dict.set_item("vertex_count", vertex.count)?;
-    dict.set_item("triangle_count", faces.triangles.len())?;
-    put_triples(
-        py,
-        &dict,
-        &data,
-        vertex,
-        &[
-            ("position", ["x", "y", "z"]),
-            ("normal", ["nx", "ny", "nz"]),
-            ("colour", ["red", "green", "blue"]),
-            ("velocity", ["vx", "vy", "vz"]),
-        ],
-    )?;
-    let corners = faces.triangles.iter().flatten().map(|&i| i as i32);
-    dict.set_item(
-        "triangles",
-        i32_bytes(py, faces.triangles.len() * 3, corners)?,
-    )?;
-    dict.set_item("edge_count", edges.edges.len())?;
-    let edge_verts = edges.edges.iter().flatten().copied();
-    dict.set_item("edges", i32_bytes(py, edges.edges.len() * 2, edge_verts)?)?;
-    let corner_edges = edges.corner_edges.iter().copied();
-    let n_corners = edges.corner_edges.len();
-    dict.set_item("corner_edges", i32_bytes(py, n_corners, corner_edges)?)?;
+    dict.set_item("vertex_count", vertex_count)?;
+    dict.set_item("triangle_count", triangle_count)?;
+    put_arrays(py, &dict, arrays)?;
     Ok(dict)
 }
 
@@ -235,6 +217,7 @@ fn version() -> &'static str {
 #[pymodule]
 fn gloop_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("GloopError", m.py().get_type::<GloopCoreError>())?;
+    m.add_class::<Array>()?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(read_particles, m)?)?;
     m.add_function(wrap_pyfunction!(read_surface, m)?)?;
