@@ -1,42 +1,4 @@
 use super::*;
-use crate::scene::TriMesh;
-
-/// An axis-aligned box as a closed, outward-facing triangle mesh.
-pub(crate) fn box_mesh(lo: Vec3, hi: Vec3) -> TriMesh {
-    let v = |x: bool, y: bool, z: bool| {
-        Vec3::new(
-            if x { hi.x } else { lo.x },
-            if y { hi.y } else { lo.y },
-            if z { hi.z } else { lo.z },
-        )
-    };
-    let vertices = vec![
-        v(false, false, false),
-        v(true, false, false),
-        v(true, true, false),
-        v(false, true, false),
-        v(false, false, true),
-        v(true, false, true),
-        v(true, true, true),
-        v(false, true, true),
-    ];
-    let quads = [
-        [0, 3, 2, 1],
-        [4, 5, 6, 7],
-        [0, 1, 5, 4],
-        [2, 3, 7, 6],
-        [1, 2, 6, 5],
-        [0, 4, 7, 3],
-    ];
-    let triangles = quads
-        .iter()
-        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
-        .collect();
-    TriMesh {
-        vertices,
-        triangles,
-    }
-}
 
 #[test]
 fn box_is_closed_with_the_right_volume_and_area() {

@@ -89,7 +89,7 @@ impl Default for Settings {
             moves: 6,
             gravity: Vec3::new(0.0, 0.0, -9.81),
             density_tolerance: 0.01,
-            elastic_coefficient: 0.3,
+            elastic_coefficient: 0.5,
             max_density_iterations: default_max_density_iterations(),
             domain: Domain {
                 min: Vec3::splat(-2.0),

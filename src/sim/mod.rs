@@ -1,37 +1,108 @@
-//! Steele et al. 2004's viscous-liquid solver (see `substep.rs` for the algorithm of their
-//! Figure 3).
+//! Steele et al. 2004's viscous-liquid solver. `substep.rs` is the paper's Figure 3; the
+//! other files are its pieces.
 
+mod density;
+mod emitters;
+mod forces;
+pub mod kernels;
+mod moves;
+mod neighbourhoods;
+pub mod neighbours;
+mod objects;
+mod params;
 pub mod state;
+mod substep;
+mod viscosity_classic;
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use glam::Vec3;
 
 pub use state::{FrameStats, LiquidParticles};
 
-use crate::error::Result;
-use crate::scene::Scene;
+use crate::error::{GloopError, Result};
+use crate::geometry;
+use crate::scene::{Role, Scene};
+use emitters::Emitter;
+use objects::ObjectParticles;
+use params::Params;
 
 /// A running simulation of one scene.
 pub struct Simulation {
     scene: Scene,
+    params: Params,
     frame: i32,
     liquid: LiquidParticles,
-    object_positions: Vec<Vec3>,
+    objects: ObjectParticles,
+    emitters: Vec<Emitter>,
 }
 
 impl Simulation {
-    /// The scene's initial state at `settings.frame_start`: liquid objects filled, obstacles
-    /// sampled. Fails (naming the object) on invalid input.
+    /// The scene's initial state at `settings.frame_start`: liquid objects filled on the 2r
+    /// lattice, obstacles sampled into object particles. Fails, naming the object, on invalid
+    /// input.
     pub fn new(scene: &Scene) -> Result<Self> {
+        let mut liquid = LiquidParticles::default();
+        let r = scene.settings.particle_radius;
+        let frame = scene.settings.frame_start;
         scene.validate()?;
-        todo!()
+        for object in &scene.objects {
+            let Role::Liquid {
+                material,
+                initial_velocity,
+            } = &object.role
+            else {
+                continue;
+            };
+            let m = scene.materials.liquid_index(material).expect("validated");
+            let colour = scene.materials.liquids[m].colour;
+            let vertices = geometry::world_vertices(&object.mesh, &object.motion, frame as f32);
+            let points = geometry::fill_closed_mesh(&vertices, &object.mesh.triangles, 2.0 * r);
+            if points.is_empty() {
+                return Err(GloopError::scene(format!(
+                    "object '{}' is too small to hold a liquid particle at particle_radius {r} m",
+                    object.name
+                )));
+            }
+            for x in points {
+                liquid.push(x, *initial_velocity, m as u16, colour);
+            }
+        }
+        Self::with_liquid(scene, frame, liquid)
     }
 
-    /// Continues a bake from the particles saved for `frame`.
+    /// Continues a bake from the liquid particles saved for `frame`.
     pub fn resume(scene: &Scene, frame: i32, liquid: LiquidParticles) -> Result<Self> {
-        let _ = (scene, frame, liquid);
-        todo!()
+        scene.validate()?;
+        let n = scene.materials.liquids.len();
+        if let Some(m) = liquid.material.iter().find(|&&m| m as usize >= n) {
+            return Err(GloopError::scene(format!(
+                "saved particles of frame {frame} use liquid material #{m}, the scene has {n}"
+            )));
+        }
+        Self::with_liquid(scene, frame, liquid)
+    }
+
+    fn with_liquid(scene: &Scene, frame: i32, liquid: LiquidParticles) -> Result<Self> {
+        let params = Params::new(scene).map_err(GloopError::scene)?;
+        let mut objects = ObjectParticles::build(scene);
+        objects.place_at(scene, frame as f64);
+        let total = liquid.len() + objects.len();
+        if total as u64 > scene.settings.max_particles {
+            return Err(GloopError::scene(format!(
+                "the scene needs {total} particles at particle_radius {} m, more than the cap \
+                 max_particles = {}",
+                scene.settings.particle_radius, scene.settings.max_particles
+            )));
+        }
+        Ok(Simulation {
+            scene: scene.clone(),
+            params,
+            frame,
+            liquid,
+            objects,
+            emitters: Emitter::all(scene),
+        })
     }
 
     /// The frame whose state the particles hold.
@@ -49,13 +120,54 @@ impl Simulation {
 
     /// Object particle positions at the current frame.
     pub fn object_positions(&self) -> &[Vec3] {
-        &self.object_positions
+        &self.objects.position
     }
 
-    /// Advances one frame. Checks `cancel` every substep and returns `GloopError::Cancelled`
-    /// if it is set (the state is then mid-frame and must not be saved).
+    /// True if some liquid is more viscous than Steele's explicit exchange can represent at
+    /// this resolution and substep count (its exchange was capped).
+    pub fn viscosity_capped(&self) -> bool {
+        self.params.exchange_ceiling_hit
+    }
+
+    /// Advances one frame. Checks `cancel` before every substep and returns
+    /// `GloopError::Cancelled` if it is set (the state is then mid-frame and must not be
+    /// saved).
     pub fn step_frame(&mut self, cancel: &AtomicBool) -> Result<FrameStats> {
-        let _ = cancel;
-        todo!()
+        let substeps = self.scene.settings.substeps;
+        let mut stats = FrameStats {
+            frame: self.frame + 1,
+            ..FrameStats::default()
+        };
+        for s in 0..substeps {
+            if cancel.load(Ordering::Relaxed) {
+                return Err(GloopError::Cancelled);
+            }
+            let start = self.frame as f64 + s as f64 / substeps as f64;
+            let end = self.frame as f64 + (s + 1) as f64 / substeps as f64;
+            substep::substep(
+                &self.scene,
+                &self.params,
+                &mut self.liquid,
+                &mut self.objects,
+                &self.emitters,
+                start,
+                end,
+                &mut stats,
+            );
+        }
+        self.frame += 1;
+        self.objects.place_at(&self.scene, self.frame as f64);
+        if let Some(i) = (0..self.liquid.len())
+            .find(|&i| !self.liquid.position[i].is_finite() || !self.liquid.velocity[i].is_finite())
+        {
+            return Err(GloopError::Other(format!(
+                "the solver became unstable at frame {} (particle {i} is not finite); try more \
+                 substeps or a larger particle radius",
+                self.frame
+            )));
+        }
+        stats.liquid_particles = self.liquid.len();
+        stats.object_particles = self.objects.len();
+        Ok(stats)
     }
 }

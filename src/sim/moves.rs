@@ -1,0 +1,175 @@
+//! One move, repeated M times per substep (the inner loop of the paper's Figure 3):
+//! accelerate, translate, friction, prevent interpenetration.
+
+use glam::Vec3;
+use rayon::prelude::*;
+
+use super::neighbourhoods::Neighbourhoods;
+use super::objects::ObjectParticles;
+use super::params::Params;
+use super::LiquidParticles;
+
+/// v += a·δt: the substep's forces act as one impulse before the moves. (The paper
+/// accelerates a little in every move; with forces constant over the substep this is the same
+/// impulse, and it keeps the position-based velocity at the end of the substep exact for a
+/// freely flying particle.)
+pub fn accelerate(liquid: &mut LiquidParticles, acceleration: &[Vec3], dt: f32) {
+    liquid
+        .velocity
+        .par_iter_mut()
+        .zip(acceleration.par_iter())
+        .for_each(|(v, a)| *v += *a * dt);
+}
+
+/// x += v·δt_m.
+pub fn translate(liquid: &mut LiquidParticles, dt: f32) {
+    liquid
+        .position
+        .par_iter_mut()
+        .zip(liquid.velocity.par_iter())
+        .for_each(|(x, v)| *x += *v * dt);
+}
+
+/// v = (x − x_start)/δt over the substep: position-based dynamics' velocity update.
+pub fn velocity_from_motion(p: &Params, liquid: &mut LiquidParticles, start: &[Vec3]) {
+    let inv_dt = 1.0 / p.dt;
+    liquid
+        .velocity
+        .par_iter_mut()
+        .zip(liquid.position.par_iter())
+        .zip(start.par_iter())
+        .for_each(|((v, x), x0)| *v = p.space.delta(*x, *x0) * inv_dt);
+}
+
+/// Liquid touching an obstacle loses a fraction of its velocity relative to the obstacle:
+/// v_rel *= (1 − friction)^(30·δt_m), friction being the fraction lost per 1/30 s (the paper's
+/// friction factor). Where several solids touch, the most frictional one acts.
+pub fn apply_friction(
+    p: &Params,
+    liquid: &mut LiquidParticles,
+    objects: &ObjectParticles,
+    lists: &Neighbourhoods,
+    dt: f32,
+) {
+    let touch2 = (p.object_contact * 1.05).powi(2);
+    let positions = &liquid.position;
+    liquid
+        .velocity
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(i, v)| {
+            let mut strongest: Option<(f32, usize)> = None;
+            for &k in lists.objects.of(i) {
+                let k = k as usize;
+                if p.space
+                    .delta(objects.position[k], positions[i])
+                    .length_squared()
+                    < touch2
+                {
+                    let f = p.friction[objects.material[k] as usize];
+                    if strongest.is_none_or(|(g, _)| f > g) {
+                        strongest = Some((f, k));
+                    }
+                }
+            }
+            if let Some((f, k)) = strongest {
+                let keep = (1.0 - f).max(0.0).powf(30.0 * dt);
+                let vo = objects.velocity[k];
+                *v = vo + (*v - vo) * keep;
+            }
+        });
+}
+
+/// Pushes overlapping pairs apart to their contact distance: liquid–liquid both halves,
+/// liquid–object only the liquid particle. Positions only: the move derives velocities from
+/// the corrected positions afterwards (position-based dynamics).
+///
+/// A particle that is behind every obstacle particle it touches (it has tunnelled into a
+/// closed obstacle) is pushed out along their normals instead of away from their centres.
+pub fn prevent_interpenetration(
+    p: &Params,
+    liquid: &mut LiquidParticles,
+    objects: &ObjectParticles,
+    lists: &Neighbourhoods,
+) {
+    let positions = &liquid.position;
+    let corrections: Vec<Vec3> = (0..liquid.len())
+        .into_par_iter()
+        .map(|i| {
+            let xi = positions[i];
+            let mut dx = Vec3::ZERO;
+            for &j in lists.contact.of(i) {
+                let d = p.space.delta(xi, positions[j as usize]);
+                let dist = d.length();
+                if dist < p.liquid_contact && dist > 0.0 {
+                    dx += d * (0.5 * (p.liquid_contact - dist) / dist);
+                }
+            }
+            dx + obstacle_push(p, xi, objects, lists.objects.of(i))
+        })
+        .collect();
+    liquid
+        .position
+        .par_iter_mut()
+        .zip(corrections.par_iter())
+        .for_each(|(x, dx)| *x += *dx);
+}
+
+/// Projects liquid particles out of obstacles (positions only). The density correction knows
+/// nothing of obstacles, so each of its passes ends with this: obstacles have the last word.
+pub fn push_out_of_obstacles(
+    p: &Params,
+    liquid: &mut LiquidParticles,
+    objects: &ObjectParticles,
+    lists: &Neighbourhoods,
+) {
+    if objects.position.is_empty() {
+        return;
+    }
+    let positions = &liquid.position;
+    let pushes: Vec<Vec3> = (0..liquid.len())
+        .into_par_iter()
+        .map(|i| obstacle_push(p, positions[i], objects, lists.objects.of(i)))
+        .collect();
+    liquid
+        .position
+        .par_iter_mut()
+        .zip(pushes.par_iter())
+        .for_each(|(x, dx)| *x += *dx);
+}
+
+/// The push out of the obstacle particles within contact. Several particles of one wall touch at once; summing their
+/// pushes would throw the liquid off, so the push goes along their depth-weighted mean
+/// direction by the deepest overlap.
+fn obstacle_push(p: &Params, xi: Vec3, objects: &ObjectParticles, near: &[u32]) -> Vec3 {
+    let mut direction = Vec3::ZERO;
+    let mut deepest = 0.0f32;
+    let mut in_front = false;
+    let mut deepest_behind: Option<(f32, Vec3)> = None;
+    for &k in near {
+        let k = k as usize;
+        let d = p.space.delta(xi, objects.position[k]);
+        let dist = d.length();
+        if dist >= p.object_contact {
+            continue;
+        }
+        let n = objects.normal[k];
+        let height = d.dot(n);
+        if objects.one_sided[k] && height < 0.0 {
+            let needed = p.object_contact - height;
+            if deepest_behind.is_none_or(|(h, _)| needed > h) {
+                deepest_behind = Some((needed, n));
+            }
+            continue;
+        }
+        in_front = true;
+        let depth = p.object_contact - dist;
+        let away = if dist > 0.0 { d / dist } else { n };
+        direction += away * depth;
+        deepest = deepest.max(depth);
+    }
+    match (in_front, deepest_behind) {
+        (false, Some((needed, n))) => n * needed,
+        _ => direction.normalize_or_zero() * deepest,
+    }
+}

@@ -1,0 +1,333 @@
+//! Neighbour search: a grid of occupied cells (only cells holding particles exist) and
+//! compressed neighbour lists. Everything is built in parallel with ordered collects, so the
+//! lists, and hence the simulation, do not depend on the thread count.
+
+use std::collections::HashMap;
+
+use glam::{IVec3, Vec3};
+use rayon::prelude::*;
+
+use crate::scene::Domain;
+
+/// Minimum-image geometry: plain differences, except along periodic domain axes, where the
+/// nearest periodic copy is used.
+#[derive(Clone, Copy, Debug)]
+pub struct Space {
+    pub min: Vec3,
+    pub size: Vec3,
+    pub periodic: [bool; 3],
+}
+
+impl Space {
+    pub fn new(domain: &Domain) -> Self {
+        Space {
+            min: domain.min,
+            size: domain.size(),
+            periodic: domain.periodic,
+        }
+    }
+
+    /// `a - b`, taking the nearest periodic image of `b`.
+    #[inline(always)]
+    pub fn delta(&self, a: Vec3, b: Vec3) -> Vec3 {
+        let mut d = a - b;
+        for axis in 0..3 {
+            if self.periodic[axis] {
+                let l = self.size[axis];
+                d[axis] -= l * (d[axis] / l).round();
+            }
+        }
+        d
+    }
+
+    /// Brings a position back into the domain along periodic axes.
+    pub fn wrap(&self, mut p: Vec3) -> Vec3 {
+        for axis in 0..3 {
+            if self.periodic[axis] {
+                let l = self.size[axis];
+                p[axis] = self.min[axis] + (p[axis] - self.min[axis]).rem_euclid(l);
+                if p[axis] >= self.min[axis] + l {
+                    p[axis] = self.min[axis];
+                }
+            }
+        }
+        p
+    }
+
+    pub fn is_periodic(&self) -> bool {
+        self.periodic.iter().any(|&p| p)
+    }
+}
+
+/// Particles bucketed into cubic cells; only occupied cells are stored.
+pub struct CellGrid {
+    space: Space,
+    cell_size: Vec3,
+    /// Cells per periodic axis (0 on open axes).
+    wrap_cells: IVec3,
+    /// Particle indices sorted by (cell, index).
+    pub order: Vec<u32>,
+    /// Occupied cells in sorted order: key and the range of `order` they hold.
+    cells: Vec<(IVec3, u32, u32)>,
+    lookup: HashMap<IVec3, u32>,
+}
+
+impl CellGrid {
+    /// Buckets `points` into cells of at least `min_cell` on each side.
+    pub fn build(points: &[Vec3], min_cell: f32, space: Space) -> Self {
+        let mut cell_size = Vec3::splat(min_cell);
+        let mut wrap_cells = IVec3::ZERO;
+        for axis in 0..3 {
+            if space.periodic[axis] {
+                let n = (space.size[axis] / min_cell).floor().max(1.0);
+                wrap_cells[axis] = n as i32;
+                cell_size[axis] = space.size[axis] / n;
+            }
+        }
+        let mut grid = CellGrid {
+            space,
+            cell_size,
+            wrap_cells,
+            order: Vec::new(),
+            cells: Vec::new(),
+            lookup: HashMap::new(),
+        };
+        let mut keyed: Vec<(IVec3, u32)> = points
+            .par_iter()
+            .enumerate()
+            .map(|(i, p)| (grid.key(*p), i as u32))
+            .collect();
+        keyed.par_sort_unstable_by(|a, b| {
+            (a.0.z, a.0.y, a.0.x, a.1).cmp(&(b.0.z, b.0.y, b.0.x, b.1))
+        });
+        let mut start = 0usize;
+        for i in 1..=keyed.len() {
+            if i == keyed.len() || keyed[i].0 != keyed[start].0 {
+                grid.lookup.insert(keyed[start].0, grid.cells.len() as u32);
+                grid.cells.push((keyed[start].0, start as u32, i as u32));
+                start = i;
+            }
+        }
+        grid.order = keyed.into_iter().map(|(_, i)| i).collect();
+        grid
+    }
+
+    fn key(&self, p: Vec3) -> IVec3 {
+        let mut k = ((p - self.space.min) / self.cell_size).floor().as_ivec3();
+        for axis in 0..3 {
+            if self.wrap_cells[axis] > 0 {
+                k[axis] = k[axis].rem_euclid(self.wrap_cells[axis]);
+            }
+        }
+        k
+    }
+
+    /// The occupied cells among the 27 around `key` (each once, even on tiny periodic grids).
+    fn around(&self, key: IVec3) -> Vec<(u32, u32)> {
+        let mut found: Vec<u32> = Vec::with_capacity(27);
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let mut k = key + IVec3::new(dx, dy, dz);
+                    for axis in 0..3 {
+                        if self.wrap_cells[axis] > 0 {
+                            k[axis] = k[axis].rem_euclid(self.wrap_cells[axis]);
+                        }
+                    }
+                    if let Some(&c) = self.lookup.get(&k) {
+                        if !found.contains(&c) {
+                            found.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        found.sort_unstable();
+        found
+            .iter()
+            .map(|&c| (self.cells[c as usize].1, self.cells[c as usize].2))
+            .collect()
+    }
+
+    /// For every query point, the indices of grid points within `radius` (the grid's cell size
+    /// must be at least `radius`). With `exclude_self`, query i never lists point i (use it
+    /// when queries and grid points are the same set).
+    pub fn neighbour_lists(
+        &self,
+        grid_points: &[Vec3],
+        queries: &[Vec3],
+        radius: f32,
+        exclude_self: bool,
+    ) -> NeighbourList {
+        // Queries that are the grid's own points reuse its cells.
+        let own;
+        let query_grid = if std::ptr::eq(grid_points, queries) {
+            self
+        } else {
+            own = CellGrid::build(queries, self.cell_size.min_element(), self.space);
+            &own
+        };
+        let r2 = radius * radius;
+        // Work per query cell, so the 27-cell lookups happen once per cell, not per particle.
+        let per_cell: Vec<Vec<(u32, Vec<u32>)>> = query_grid
+            .cells
+            .par_iter()
+            .map(|&(key, start, end)| {
+                let ranges = self.around(key);
+                (start..end)
+                    .map(|s| {
+                        let qi = query_grid.order[s as usize];
+                        let q = queries[qi as usize];
+                        let mut found = Vec::new();
+                        for &(a, b) in &ranges {
+                            for &j in &self.order[a as usize..b as usize] {
+                                if exclude_self && j == qi {
+                                    continue;
+                                }
+                                if self
+                                    .space
+                                    .delta(grid_points[j as usize], q)
+                                    .length_squared()
+                                    < r2
+                                {
+                                    found.push(j);
+                                }
+                            }
+                        }
+                        found.sort_unstable();
+                        (qi, found)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); queries.len()];
+        for cell in per_cell {
+            for (qi, found) in cell {
+                lists[qi as usize] = found;
+            }
+        }
+        NeighbourList::from_lists(lists)
+    }
+}
+
+/// Compressed per-particle neighbour lists: neighbours of `i` are
+/// `index[start[i]..start[i + 1]]`, sorted ascending.
+#[derive(Clone, Debug, Default)]
+pub struct NeighbourList {
+    pub start: Vec<u32>,
+    pub index: Vec<u32>,
+}
+
+impl NeighbourList {
+    pub fn from_lists(lists: Vec<Vec<u32>>) -> Self {
+        let mut start = Vec::with_capacity(lists.len() + 1);
+        start.push(0u32);
+        let mut total = 0u32;
+        for l in &lists {
+            total += l.len() as u32;
+            start.push(total);
+        }
+        let mut index = Vec::with_capacity(total as usize);
+        for l in lists {
+            index.extend(l);
+        }
+        NeighbourList { start, index }
+    }
+
+    #[inline(always)]
+    pub fn of(&self, i: usize) -> &[u32] {
+        &self.index[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn pair_count(&self) -> u64 {
+        self.index.len() as u64
+    }
+
+    /// The sub-lists of pairs closer than `radius` (positions as given).
+    pub fn filtered(&self, space: &Space, a: &[Vec3], b: &[Vec3], radius: f32) -> NeighbourList {
+        let r2 = radius * radius;
+        let lists: Vec<Vec<u32>> = (0..self.len())
+            .into_par_iter()
+            .map(|i| {
+                self.of(i)
+                    .iter()
+                    .copied()
+                    .filter(|&j| space.delta(b[j as usize], a[i]).length_squared() < r2)
+                    .collect()
+            })
+            .collect();
+        NeighbourList::from_lists(lists)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute(points: &[Vec3], space: &Space, radius: f32) -> Vec<Vec<u32>> {
+        (0..points.len())
+            .map(|i| {
+                (0..points.len() as u32)
+                    .filter(|&j| {
+                        j as usize != i
+                            && space.delta(points[j as usize], points[i]).length() < radius
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn scattered(n: usize, size: f32) -> Vec<Vec3> {
+        // A deterministic low-discrepancy scatter.
+        (0..n)
+            .map(|i| {
+                let f = i as f32;
+                Vec3::new(
+                    (f * 0.618_034).fract(),
+                    (f * 0.754_877 + 0.1).fract(),
+                    (f * 0.569_840 + 0.3).fract(),
+                ) * size
+            })
+            .collect()
+    }
+
+    #[test]
+    fn grid_lists_match_brute_force() {
+        let pts = scattered(700, 1.0);
+        let space = Space {
+            min: Vec3::ZERO,
+            size: Vec3::ONE,
+            periodic: [false; 3],
+        };
+        let grid = CellGrid::build(&pts, 0.15, space);
+        let lists = grid.neighbour_lists(&pts, &pts, 0.15, true);
+        let expect = brute(&pts, &space, 0.15);
+        for (i, e) in expect.iter().enumerate() {
+            assert_eq!(lists.of(i), &e[..], "particle {i}");
+        }
+    }
+
+    #[test]
+    fn periodic_lists_match_brute_force() {
+        let pts = scattered(500, 1.0);
+        let space = Space {
+            min: Vec3::ZERO,
+            size: Vec3::ONE,
+            periodic: [true, true, false],
+        };
+        let grid = CellGrid::build(&pts, 0.2, space);
+        let lists = grid.neighbour_lists(&pts, &pts, 0.2, true);
+        let expect = brute(&pts, &space, 0.2);
+        for (i, e) in expect.iter().enumerate() {
+            assert_eq!(lists.of(i), &e[..], "particle {i}");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Constants derived once from the scene: kernels, rest density, the adhesion matrix in
+//! metres, per-liquid mass and viscous exchange rate.
+
+use glam::Vec3;
+
+use super::kernels::{self, DensityKernel, ViscosityKernel};
+use super::neighbours::Space;
+use crate::geometry::OBJECT_PARTICLE_RADIUS_FACTOR;
+use crate::scene::{AdhesionMatrix, Scene};
+
+/// Extra reach of neighbour lists, in particle radii, so they stay valid while particles move
+/// a little within a substep (rebuilt when they move more).
+pub const SKIN_RADII: f32 = 0.5;
+
+/// Largest stable explicit exchange per substep (PHYSICS_NOTES §1.3: v·dt < 0.92 keeps signs).
+pub const CLASSIC_EXCHANGE_CEILING: f32 = 0.9;
+
+pub struct Params {
+    pub radius: f32,
+    pub gravity: Vec3,
+    pub dt: f32,
+    pub moves: u32,
+    pub space: Space,
+    pub viscosity_kernel: ViscosityKernel,
+    pub density_kernel: DensityKernel,
+    pub rest_density: f32,
+    pub adhesion: AdhesionMatrix,
+    /// Reach of liquid–liquid forces (adhesion and viscosity), metres.
+    pub force_reach: f32,
+    /// Reach of liquid–object forces and contacts, metres.
+    pub object_reach: f32,
+    /// Liquid–liquid contact distance (2r, the lattice spacing).
+    pub liquid_contact: f32,
+    /// Liquid–object contact distance (r + object particle radius).
+    pub object_contact: f32,
+    pub skin: f32,
+    /// Mass of one particle of each liquid, kg.
+    pub liquid_mass: Vec<f32>,
+    /// Steele's exchange rate v (1/s) of each liquid, after the stability ceiling.
+    pub exchange_rate: Vec<f32>,
+    /// True if some liquid asked for more viscosity than the explicit exchange can give.
+    pub exchange_ceiling_hit: bool,
+    /// Friction of each adhesion-matrix entry that is a solid: fraction lost per 1/30 s.
+    pub friction: Vec<f32>,
+    pub density_tolerance: f32,
+    pub elastic_coefficient: f32,
+    pub max_density_iterations: u32,
+}
+
+impl Params {
+    pub fn new(scene: &Scene) -> Result<Self, String> {
+        let s = &scene.settings;
+        let r = s.particle_radius;
+        let dt = s.substep_dt();
+        let viscosity_kernel = ViscosityKernel::new(r);
+        let density_kernel = DensityKernel::new(r);
+        let adhesion = AdhesionMatrix::from_materials(&scene.materials)?;
+        let mean_d2 = kernels::lattice_mean_square_distance(&viscosity_kernel, r);
+        let mut exchange_ceiling_hit = false;
+        let exchange_rate = scene
+            .materials
+            .liquids
+            .iter()
+            .map(|l| {
+                let nu = l.viscosity / l.density;
+                let wanted = 6.0 * nu / mean_d2;
+                let ceiling = CLASSIC_EXCHANGE_CEILING / dt;
+                if wanted > ceiling {
+                    exchange_ceiling_hit = true;
+                }
+                wanted.min(ceiling)
+            })
+            .collect();
+        let nl = scene.materials.liquids.len();
+        let mut friction = vec![0.0; adhesion.size];
+        for (k, solid) in scene.materials.solids.iter().enumerate() {
+            friction[nl + k] = solid.friction;
+        }
+        let object_contact = r * (1.0 + OBJECT_PARTICLE_RADIUS_FACTOR);
+        let liquid_support = (0..nl)
+            .flat_map(|a| (0..nl).map(move |b| (a, b)))
+            .map(|(a, b)| adhesion.get(a, b).support())
+            .fold(0.0f32, f32::max);
+        let solid_support = (0..nl)
+            .flat_map(|a| (nl..adhesion.size).map(move |b| (a, b)))
+            .map(|(a, b)| adhesion.get(a, b).support())
+            .fold(0.0f32, f32::max);
+        Ok(Params {
+            radius: r,
+            gravity: s.gravity,
+            dt,
+            moves: s.moves,
+            space: Space::new(&s.domain),
+            viscosity_kernel,
+            density_kernel,
+            rest_density: kernels::rest_density(&density_kernel, r),
+            force_reach: r * liquid_support
+                .max(kernels::VISCOSITY_SUPPORT_RADII)
+                .max(kernels::DENSITY_SUPPORT_RADII),
+            object_reach: (r * solid_support).max(object_contact),
+            liquid_contact: 2.0 * r,
+            object_contact,
+            skin: SKIN_RADII * r,
+            liquid_mass: scene
+                .materials
+                .liquids
+                .iter()
+                .map(|l| l.density * (2.0 * r).powi(3))
+                .collect(),
+            exchange_rate,
+            exchange_ceiling_hit,
+            adhesion,
+            friction,
+            density_tolerance: s.density_tolerance,
+            elastic_coefficient: s.elastic_coefficient,
+            max_density_iterations: s.max_density_iterations,
+        })
+    }
+}
