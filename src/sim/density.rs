@@ -50,22 +50,18 @@ fn measure(
         .into_par_iter()
         .map(|i| {
             let xi = liquid.position[i];
-            let (mut rho, mut slope2) = (0.0f32, 0.0f32);
-            for &j in lists.density.of(i) {
-                let d = p.space.delta(liquid.position[j as usize], xi).length();
-                if d < w.support {
-                    rho += w.weight(d);
-                    slope2 += w.slope(d).powi(2);
-                }
-            }
-            let liquid_only = rho;
-            for &k in lists.objects.of(i) {
-                let d = p.space.delta(objects.position[k as usize], xi).length();
-                if d < w.support {
-                    rho += OBSTACLE_DENSITY_WEIGHT * w.weight(d);
-                    slope2 += OBSTACLE_DENSITY_WEIGHT * w.slope(d).powi(2);
-                }
-            }
+            // Weights and slopes from squared distances: no square roots in the hot loop.
+            let accumulate = |others: &[Vec3], near: &[u32]| {
+                near.iter().fold((0.0f32, 0.0f32), |(rho, slope2), &j| {
+                    let d2 = p.space.delta(others[j as usize], xi).length_squared();
+                    let g = w.slope_over_distance_sq(d2);
+                    (rho + w.weight_sq(d2), slope2 + g * g * d2)
+                })
+            };
+            let (liquid_only, liquid_slope2) = accumulate(&liquid.position, lists.near.of(i));
+            let (walls, walls_slope2) = accumulate(&objects.position, lists.objects.of(i));
+            let rho = liquid_only + OBSTACLE_DENSITY_WEIGHT * walls;
+            let slope2 = liquid_slope2 + OBSTACLE_DENSITY_WEIGHT * walls_slope2;
             let excess = (rho - p.rest_density).max(0.0);
             let step = if slope2 > 0.0 {
                 p.elastic_coefficient * excess / slope2
@@ -97,24 +93,21 @@ pub fn pass(
     if max_error <= p.density_tolerance {
         return max_error;
     }
-    let support = p.density_kernel.support;
+    let w = &p.density_kernel;
     let positions = &liquid.position;
     let correction: Vec<Vec3> = (0..liquid.len())
         .into_par_iter()
         .map(|i| {
             let xi = positions[i];
             let mut dx = Vec3::ZERO;
-            for &j in lists.density.of(i) {
+            for &j in lists.near.of(i) {
                 let j = j as usize;
                 let s = step[i] + step[j];
                 if s == 0.0 {
                     continue;
                 }
                 let d = p.space.delta(xi, positions[j]);
-                let dist = d.length();
-                if dist < support && dist > 0.0 {
-                    dx += d * (s * p.density_kernel.slope(dist) / dist);
-                }
+                dx += d * (s * w.slope_over_distance_sq(d.length_squared()));
             }
             dx
         })
@@ -140,15 +133,18 @@ pub fn correct(
         pairs_visited: 0,
     };
     loop {
+        lists.refresh_for_density(p, &liquid.position);
         let max_error = pass(p, liquid, objects, lists);
         outcome.max_error = max_error;
-        outcome.pairs_visited += lists.density.pair_count();
-        if max_error <= p.density_tolerance || outcome.iterations >= p.max_density_iterations {
+        outcome.pairs_visited += lists.near.pair_count();
+        if max_error <= p.density_tolerance {
             return outcome;
         }
         outcome.iterations += 1;
-        // Corrections move particles; keep the lists exact, and liquid out of obstacles.
-        lists.refresh_liquid_only(p, &liquid.position);
+        // The pass knows nothing of obstacles' hardness: they have the last word.
         moves::push_out_of_obstacles(p, liquid, objects, lists);
+        if outcome.iterations >= p.max_density_iterations {
+            return outcome;
+        }
     }
 }

@@ -63,11 +63,25 @@ impl DensityKernel {
         q * q * q
     }
 
+    /// w from the squared distance (no square root needed).
+    #[inline(always)]
+    pub fn weight_sq(&self, d2: f32) -> f32 {
+        let q = (1.0 - d2 * self.inv_support2).max(0.0);
+        q * q * q
+    }
+
     /// |dw/dd| at distance `d`.
     #[inline(always)]
     pub fn slope(&self, d: f32) -> f32 {
         let q = (1.0 - d * d * self.inv_support2).max(0.0);
         6.0 * d * self.inv_support2 * q * q
+    }
+
+    /// |dw/dd| / d from the squared distance: the gradient is this times the offset vector.
+    #[inline(always)]
+    pub fn slope_over_distance_sq(&self, d2: f32) -> f32 {
+        let q = (1.0 - d2 * self.inv_support2).max(0.0);
+        6.0 * self.inv_support2 * q * q
     }
 }
 

@@ -2,10 +2,9 @@
 //! compressed neighbour lists. Everything is built in parallel with ordered collects, so the
 //! lists, and hence the simulation, do not depend on the thread count.
 
-use std::collections::HashMap;
-
 use glam::{IVec3, Vec3};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 use crate::scene::Domain;
 
@@ -69,7 +68,7 @@ pub struct CellGrid {
     pub order: Vec<u32>,
     /// Occupied cells in sorted order: key and the range of `order` they hold.
     cells: Vec<(IVec3, u32, u32)>,
-    lookup: HashMap<IVec3, u32>,
+    lookup: FxHashMap<IVec3, u32>,
 }
 
 impl CellGrid {
@@ -90,7 +89,7 @@ impl CellGrid {
             wrap_cells,
             order: Vec::new(),
             cells: Vec::new(),
-            lookup: HashMap::new(),
+            lookup: FxHashMap::default(),
         };
         let mut keyed: Vec<(IVec3, u32)> = points
             .par_iter()
@@ -169,44 +168,65 @@ impl CellGrid {
         };
         let r2 = radius * radius;
         // Work per query cell, so the 27-cell lookups happen once per cell, not per particle.
-        let per_cell: Vec<Vec<(u32, Vec<u32>)>> = query_grid
+        // Each cell yields its queries' neighbour counts and one flat run of indices.
+        let per_cell: Vec<(Vec<u32>, Vec<u32>)> = query_grid
             .cells
             .par_iter()
             .map(|&(key, start, end)| {
                 let ranges = self.around(key);
-                (start..end)
-                    .map(|s| {
-                        let qi = query_grid.order[s as usize];
-                        let q = queries[qi as usize];
-                        let mut found = Vec::new();
-                        for &(a, b) in &ranges {
-                            for &j in &self.order[a as usize..b as usize] {
-                                if exclude_self && j == qi {
-                                    continue;
-                                }
-                                if self
+                let mut counts = Vec::with_capacity((end - start) as usize);
+                let mut found = Vec::new();
+                for s in start..end {
+                    let qi = query_grid.order[s as usize];
+                    let q = queries[qi as usize];
+                    let before = found.len();
+                    for &(a, b) in &ranges {
+                        for &j in &self.order[a as usize..b as usize] {
+                            if (exclude_self && j == qi)
+                                || self
                                     .space
                                     .delta(grid_points[j as usize], q)
                                     .length_squared()
-                                    < r2
-                                {
-                                    found.push(j);
-                                }
+                                    >= r2
+                            {
+                                continue;
                             }
+                            found.push(j);
                         }
-                        found.sort_unstable();
-                        (qi, found)
-                    })
-                    .collect()
+                    }
+                    counts.push((found.len() - before) as u32);
+                }
+                (counts, found)
             })
             .collect();
-        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); queries.len()];
-        for cell in per_cell {
-            for (qi, found) in cell {
-                lists[qi as usize] = found;
+        // Scatter the runs into particle order.
+        let mut count_of = vec![0u32; queries.len()];
+        for (&(_, start, end), (counts, _)) in query_grid.cells.iter().zip(&per_cell) {
+            for (s, &c) in (start..end).zip(counts) {
+                count_of[query_grid.order[s as usize] as usize] = c;
             }
         }
-        NeighbourList::from_lists(lists)
+        let mut first = Vec::with_capacity(queries.len() + 1);
+        first.push(0u32);
+        let mut total = 0u32;
+        for &c in &count_of {
+            total += c;
+            first.push(total);
+        }
+        let mut index = vec![0u32; total as usize];
+        for (&(_, start, end), (counts, found)) in query_grid.cells.iter().zip(&per_cell) {
+            let mut at = 0usize;
+            for (s, &c) in (start..end).zip(counts) {
+                let qi = query_grid.order[s as usize] as usize;
+                let dst = first[qi] as usize;
+                index[dst..dst + c as usize].copy_from_slice(&found[at..at + c as usize]);
+                at += c as usize;
+            }
+        }
+        NeighbourList {
+            start: first,
+            index,
+        }
     }
 }
 
@@ -254,17 +274,23 @@ impl NeighbourList {
     /// The sub-lists of pairs closer than `radius` (positions as given).
     pub fn filtered(&self, space: &Space, a: &[Vec3], b: &[Vec3], radius: f32) -> NeighbourList {
         let r2 = radius * radius;
-        let lists: Vec<Vec<u32>> = (0..self.len())
+        let close = |i: usize, j: u32| space.delta(b[j as usize], a[i]).length_squared() < r2;
+        let counts: Vec<u32> = (0..self.len())
             .into_par_iter()
-            .map(|i| {
-                self.of(i)
-                    .iter()
-                    .copied()
-                    .filter(|&j| space.delta(b[j as usize], a[i]).length_squared() < r2)
-                    .collect()
-            })
+            .map(|i| self.of(i).iter().filter(|&&j| close(i, j)).count() as u32)
             .collect();
-        NeighbourList::from_lists(lists)
+        let index: Vec<u32> = (0..self.len())
+            .into_par_iter()
+            .flat_map_iter(|i| self.of(i).iter().copied().filter(move |&j| close(i, j)))
+            .collect();
+        let mut start = Vec::with_capacity(counts.len() + 1);
+        start.push(0u32);
+        let mut total = 0u32;
+        for c in counts {
+            total += c;
+            start.push(total);
+        }
+        NeighbourList { start, index }
     }
 }
 
@@ -311,7 +337,9 @@ mod tests {
         let lists = grid.neighbour_lists(&pts, &pts, 0.15, true);
         let expect = brute(&pts, &space, 0.15);
         for (i, e) in expect.iter().enumerate() {
-            assert_eq!(lists.of(i), &e[..], "particle {i}");
+            let mut got = lists.of(i).to_vec();
+            got.sort_unstable();
+            assert_eq!(got, *e, "particle {i}");
         }
     }
 
@@ -327,7 +355,9 @@ mod tests {
         let lists = grid.neighbour_lists(&pts, &pts, 0.2, true);
         let expect = brute(&pts, &space, 0.2);
         for (i, e) in expect.iter().enumerate() {
-            assert_eq!(lists.of(i), &e[..], "particle {i}");
+            let mut got = lists.of(i).to_vec();
+            got.sort_unstable();
+            assert_eq!(got, *e, "particle {i}");
         }
     }
 }

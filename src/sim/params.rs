@@ -10,7 +10,7 @@ use crate::scene::{AdhesionMatrix, Scene};
 
 /// Extra reach of neighbour lists, in particle radii, so they stay valid while particles move
 /// a little within a substep (rebuilt when they move more).
-pub const SKIN_RADII: f32 = 0.5;
+pub const SKIN_RADII: f32 = 1.0;
 
 /// Largest stable explicit exchange per substep (PHYSICS_NOTES §1.3: v·dt < 0.92 keeps signs).
 pub const CLASSIC_EXCHANGE_CEILING: f32 = 0.9;

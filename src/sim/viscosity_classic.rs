@@ -26,7 +26,7 @@ pub fn exchange(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) ->
         .map(|i| {
             let xi = liquid.position[i];
             lists
-                .forces
+                .near
                 .of(i)
                 .iter()
                 .map(|&j| {
@@ -51,7 +51,7 @@ pub fn exchange(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) ->
                 0.0
             };
             let mut dp = Vec3::ZERO;
-            for &j in lists.forces.of(i) {
+            for &j in lists.near.of(i) {
                 let j = j as usize;
                 let k = p
                     .viscosity_kernel

@@ -4,6 +4,9 @@
 
 use std::fmt;
 
+pub mod sphere;
+pub mod translated_blob;
+
 /// One measured quantity against its expectation.
 #[derive(Clone, Debug)]
 pub struct Check {
@@ -75,5 +78,17 @@ pub struct Scenario {
 
 /// Every validation scene, in the order `gloop validate` runs them.
 pub fn scenarios() -> Vec<Scenario> {
-    vec![]
+    vec![
+        Scenario {
+            name: "sphere",
+            description:
+                "lattice ball of radius 10 r meshes to one round, closed, manifold surface",
+            run: sphere::run,
+        },
+        Scenario {
+            name: "translated-blob",
+            description: "a blob moved 0.37 cubes per frame keeps its surface area within 0.2%",
+            run: translated_blob::run,
+        },
+    ]
 }

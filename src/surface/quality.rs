@@ -1,0 +1,105 @@
+//! Measurements of a surface mesh used by the validation scenes and tests: topology (closed,
+//! manifold, consistently wound, components), volume, area, degenerate triangles.
+
+use std::collections::HashMap;
+
+use glam::Vec3;
+
+use super::SurfaceMesh;
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshReport {
+    pub vertices: usize,
+    pub triangles: usize,
+    /// Undirected edges not used by exactly two triangles (0 = closed, edge-manifold).
+    pub bad_edges: usize,
+    /// Directed edges used twice in the same direction (0 = consistent winding).
+    pub flipped_edges: usize,
+    /// Connected components (over shared vertices).
+    pub components: usize,
+    pub volume: f64,
+    pub area: f64,
+    /// Triangles whose area is below 1e-6 of the mean (slivers with no area).
+    pub degenerate: usize,
+}
+
+impl MeshReport {
+    pub fn is_closed_manifold(&self) -> bool {
+        self.triangles > 0 && self.bad_edges == 0 && self.flipped_edges == 0
+    }
+}
+
+pub fn measure(mesh: &SurfaceMesh) -> MeshReport {
+    let p = &mesh.positions;
+    let mut undirected: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut directed: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut volume = 0.0f64;
+    let mut areas = Vec::with_capacity(mesh.triangles.len());
+    for t in &mesh.triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            *undirected.entry((a.min(b), a.max(b))).or_default() += 1;
+            *directed.entry((a, b)).or_default() += 1;
+        }
+        let [a, b, c] = t.map(|i| p[i as usize].as_dvec3());
+        volume += a.dot(b.cross(c)) / 6.0;
+        areas.push(0.5 * (b - a).cross(c - a).length());
+    }
+    let area: f64 = areas.iter().sum();
+    let mean = area / areas.len().max(1) as f64;
+    MeshReport {
+        vertices: p.len(),
+        triangles: mesh.triangles.len(),
+        bad_edges: undirected.values().filter(|&&n| n != 2).count(),
+        flipped_edges: directed.values().filter(|&&n| n > 1).count(),
+        components: components(p.len(), &mesh.triangles),
+        volume,
+        area,
+        degenerate: areas.iter().filter(|&&a| a <= 1e-6 * mean).count(),
+    }
+}
+
+/// Number of connected components of the triangles (isolated vertices are not counted).
+pub fn components(vertex_count: usize, triangles: &[[u32; 3]]) -> usize {
+    let mut parent: Vec<usize> = (0..vertex_count).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for t in triangles {
+        for k in 1..3 {
+            let (a, b) = (
+                find(&mut parent, t[0] as usize),
+                find(&mut parent, t[k] as usize),
+            );
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut used = vec![false; vertex_count];
+    for t in triangles {
+        for &v in t {
+            used[v as usize] = true;
+        }
+    }
+    (0..vertex_count)
+        .filter(|&v| used[v] && find(&mut parent, v) == v)
+        .count()
+}
+
+/// RMS of (|x - centre| - radius) over the vertices, and RMS angle (degrees) between the vertex
+/// normals and the radial direction.
+pub fn sphere_deviation(mesh: &SurfaceMesh, centre: Vec3, radius: f32) -> (f64, f64) {
+    let n = mesh.positions.len().max(1) as f64;
+    let mut radial = 0.0f64;
+    let mut angle = 0.0f64;
+    for (x, normal) in mesh.positions.iter().zip(&mesh.normals) {
+        let d = *x - centre;
+        radial += ((d.length() - radius) as f64).powi(2);
+        let cos = d.normalize_or_zero().dot(*normal).clamp(-1.0, 1.0) as f64;
+        angle += cos.acos().to_degrees().powi(2);
+    }
+    ((radial / n).sqrt(), (angle / n).sqrt())
+}

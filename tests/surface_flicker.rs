@@ -1,0 +1,90 @@
+//! A resting surface must not shimmer. Until the solver lands (the issue's `resting-puddle` scene
+//! needs it), a stand-in: a puddle whose particles jitter by 0.02 r per frame around fixed
+//! positions, as density correction does at rest. The surface height, sampled by vertical rays
+//! over the puddle's top, must move less than 0.02 r per frame on average, and the component
+//! count must stay constant.
+
+use glam::Vec3;
+use gloop::surface::{mesh_particles, quality, SurfaceMesh, SurfaceSettings};
+
+const R: f32 = 0.01;
+
+/// Highest intersection of the vertical line through (x, y) with the mesh (Möller–Trumbore).
+fn height(mesh: &SurfaceMesh, x: f32, y: f32) -> Option<f32> {
+    let origin = Vec3::new(x, y, 10.0);
+    let dir = Vec3::NEG_Z;
+    let mut best: Option<f32> = None;
+    for t in &mesh.triangles {
+        let [a, b, c] = t.map(|i| mesh.positions[i as usize]);
+        let (e1, e2) = (b - a, c - a);
+        let p = dir.cross(e2);
+        let det = e1.dot(p);
+        if det.abs() < 1e-12 {
+            continue;
+        }
+        let s = origin - a;
+        let u = s.dot(p) / det;
+        let q = s.cross(e1);
+        let v = dir.dot(q) / det;
+        if u < 0.0 || v < 0.0 || u + v > 1.0 {
+            continue;
+        }
+        let z = origin.z - e2.dot(q) / det;
+        best = Some(best.map_or(z, |h: f32| h.max(z)));
+    }
+    best
+}
+
+#[test]
+fn a_jittering_resting_puddle_does_not_shimmer() {
+    let mut base = Vec::new();
+    for k in 0..4 {
+        for j in 0..16 {
+            for i in 0..16 {
+                base.push(Vec3::new(i as f32, j as f32, k as f32) * 2.0 * R);
+            }
+        }
+    }
+    let mut state = 0x1234_5678u32;
+    let mut noise = move || {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        state as f32 / u32::MAX as f32 - 0.5
+    };
+    // Rays over the middle of the top, away from the rim.
+    let rays: Vec<(f32, f32)> = (0..12)
+        .flat_map(|j| {
+            (0..12).map(move |i| ((8.0 + 1.37 * i as f32) * R, (8.0 + 1.41 * j as f32) * R))
+        })
+        .collect();
+    let mut previous: Option<Vec<f32>> = None;
+    let mut components = Vec::new();
+    let mut movement = Vec::new();
+    for _frame in 0..6 {
+        let particles: Vec<Vec3> = base
+            .iter()
+            .map(|p| *p + Vec3::new(noise(), noise(), noise()) * (2.0 * 0.02 * R / 3f32.sqrt()))
+            .collect();
+        let mesh = mesh_particles(&particles, &[], &[], R, &SurfaceSettings::default());
+        components.push(quality::measure(&mesh).components);
+        let heights: Vec<f32> = rays
+            .iter()
+            .map(|&(x, y)| height(&mesh, x, y).unwrap())
+            .collect();
+        if let Some(prev) = &previous {
+            let mean = heights
+                .iter()
+                .zip(prev)
+                .map(|(h, p)| (h - p).abs())
+                .sum::<f32>()
+                / heights.len() as f32;
+            movement.push(mean / R);
+        }
+        previous = Some(heights);
+    }
+    println!("mean surface movement per frame (r): {movement:?}");
+    assert!(components.iter().all(|&c| c == 1), "{components:?}");
+    let mean = movement.iter().sum::<f32>() / movement.len() as f32;
+    assert!(mean <= 0.02, "surface moves {mean} r per frame");
+}
