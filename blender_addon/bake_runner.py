@@ -16,10 +16,12 @@ import sys
 import time
 
 CHILD_CODE = """
+import json
 import sys
 import gloop_core
 try:
-    gloop_core.bake(sys.argv[1], sys.argv[2], resume=sys.argv[3] == "1")
+    options = json.loads(sys.argv[4])
+    gloop_core.bake(sys.argv[1], sys.argv[2], resume=sys.argv[3] == "1", **options)
 except gloop_core.GloopError as e:
     print(f"gloop bake failed: {e}", file=sys.stderr)
     sys.exit(2)
@@ -62,7 +64,8 @@ def read_status(cache_dir):
 class BakeJob:
     """One bake child process."""
 
-    def __init__(self, scene_path, cache_dir, resume=False):
+    def __init__(self, scene_path, cache_dir, resume=False, options=None):
+        """`options`: further keyword arguments of `gloop_core.bake` (surface meshing)."""
         self.cache_dir = cache_dir
         self.started = time.monotonic()
         # A stale cancel request or status from an earlier bake must not end this one.
@@ -84,6 +87,7 @@ class BakeJob:
                 scene_path,
                 cache_dir,
                 "1" if resume else "0",
+                json.dumps(options or {}),
             ],
             env=env,
             stdout=self._log,

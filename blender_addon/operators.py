@@ -59,7 +59,7 @@ def _start(operator, context, resume):
         return None
     playback.ensure_liquid_object(scene)
     _hide_liquid_sources(scene)
-    _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume)
+    _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume, options=bake_options(scene))
     scene.gloop.is_baking = True
     scene.gloop.progress = 0.0
     scene.gloop.status_text = "Starting…"
@@ -74,6 +74,16 @@ def _hide_liquid_sources(scene):
         if ob.gloop.type == "LIQUID":
             ob.hide_render = True
             ob.display_type = "WIRE"
+
+
+def bake_options(scene):
+    """Keyword arguments of `gloop_core.bake` beyond the scene file."""
+    s = scene.gloop
+    return {
+        "surface": s.mesh_surface,
+        "surface_resolution": s.surface_resolution,
+        "surface_smoothness": s.surface_smoothness,
+    }
 
 
 def _update_progress(scene, job):

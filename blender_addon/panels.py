@@ -149,6 +149,11 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         col.prop(s, "moves")
         layout.prop(s, "viscosity_model")
         layout.prop(s, "domain_margin")
+        layout.prop(s, "mesh_surface")
+        if s.mesh_surface:
+            col = layout.column(align=True)
+            col.prop(s, "surface_resolution", text="Resolution")
+            col.prop(s, "surface_smoothness")
         layout.prop(s, "cache_dir")
         self._draw_buttons(layout, s)
         if s.playback_warning:

@@ -246,6 +246,26 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
         min=1000,
         description="The bake refuses scenes needing more particles than this",
     )
+    mesh_surface: BoolProperty(
+        name="Surface Mesh",
+        default=True,
+        description="Mesh the liquid's surface for every frame (otherwise particles are shown)",
+    )
+    surface_resolution: FloatProperty(
+        name="Surface Resolution",
+        default=0.5,
+        min=0.2,
+        max=2.0,
+        description="Marching-cubes cell size in particle radii (smaller = finer, slower)",
+    )
+    surface_smoothness: FloatProperty(
+        name="Smoothness",
+        default=0.5,
+        min=0.0,
+        max=1.0,
+        subtype="FACTOR",
+        description="0 = the raw particle blobs, 1 = very smooth",
+    )
     cache_dir: StringProperty(
         name="Cache Folder",
         default="//gloop_cache",

@@ -5,32 +5,59 @@
 //! (`status.json`, the `cancel` file), which the bake writes and watches itself.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::to_py;
-use crate::bake::{bake as run_bake, BakeOptions, BakeOutcome};
+use crate::bake::{bake as run_bake, BakeOptions, BakeOutcome, FrameHook};
 use crate::scene::Scene;
+use crate::surface::{mesh_liquid, write_surface_ply, SurfaceSettings};
 
-/// `bake(scene_path, cache_dir, resume=False) -> dict`: bakes the scene file (JSON or binary)
-/// into `cache_dir`. Returns `outcome` ("finished" or "cancelled"), `first_frame`,
-/// `last_frame` and `elapsed_s`; raises GloopError (naming the object, field or file) on bad
-/// input or a failed bake. A `cancel` file in the folder stops it within a substep; finished
-/// frames are kept and `resume=True` continues from the last one.
+/// Meshes every written frame into `surface_{frame}.ply` (on the bake's second thread, so
+/// the solver keeps going meanwhile).
+fn surface_hook(particle_radius: f32, settings: SurfaceSettings) -> FrameHook {
+    Arc::new(move |frame, particles, cache| {
+        let mesh = mesh_liquid(particles, particle_radius, &settings);
+        write_surface_ply(&cache.surface(frame), &mesh)
+    })
+}
+
+/// `bake(scene_path, cache_dir, resume=False, surface=True, surface_resolution=0.5,
+/// surface_smoothness=0.5) -> dict`: bakes the scene file (JSON or binary) into `cache_dir`,
+/// with a surface mesh per frame unless `surface` is False (resolution: marching-cubes cell in
+/// particle radii; smoothness 0..1). Returns `outcome` ("finished" or "cancelled"),
+/// `first_frame`, `last_frame` and `elapsed_s`; raises GloopError (naming the object, field or
+/// file) on bad input or a failed bake. A `cancel` file in the folder stops it within a
+/// substep; finished frames are kept and `resume=True` continues from the last one.
 #[pyfunction]
-#[pyo3(signature = (scene_path, cache_dir, resume = false))]
+#[pyo3(signature = (
+    scene_path, cache_dir, resume = false, surface = true, surface_resolution = 0.5,
+    surface_smoothness = 0.5
+))]
 fn bake<'py>(
     py: Python<'py>,
     scene_path: PathBuf,
     cache_dir: PathBuf,
     resume: bool,
+    surface: bool,
+    surface_resolution: f32,
+    surface_smoothness: f32,
 ) -> PyResult<Bound<'py, PyDict>> {
     let summary = py
         .detach(|| {
             let scene = Scene::load(&scene_path)?;
+            let settings = SurfaceSettings {
+                resolution: surface_resolution,
+                smoothness: surface_smoothness,
+                ..SurfaceSettings::default()
+            }
+            .sanitised();
             let options = BakeOptions {
                 resume,
+                on_frame: surface
+                    .then(|| surface_hook(scene.settings.particle_radius, settings)),
                 ..BakeOptions::default()
             };
             run_bake(&scene, &cache_dir, &options, &mut |_| {})

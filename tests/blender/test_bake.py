@@ -67,8 +67,12 @@ def test_bake_through_the_operator_fills_the_cache_and_plays_back(honey_scene):
     source = bpy.data.objects["Honey"]
     assert source.hide_render and source.display_type == "WIRE"  # the cache shows the liquid
 
+    surfaces = sorted(n for n in os.listdir(cache) if n.startswith("surface_"))
+    assert surfaces == [f"surface_{f:05d}.ply" for f in range(FRAMES[0], FRAMES[1] + 1)]
+
     scene.frame_set(1)
     start = liquid_positions(scene)
+    assert len(scene.gloop.liquid_object.data.polygons) > 100  # the meshed surface
     scene.frame_set(6)
     end = liquid_positions(scene)
     assert len(start) > 100 and len(end) > 100
@@ -76,9 +80,13 @@ def test_bake_through_the_operator_fills_the_cache_and_plays_back(honey_scene):
     assert end[:, 2].mean() < start[:, 2].mean() - 0.01
 
 
-def test_baked_liquid_renders_in_cycles(honey_scene, tmp_path):
+@pytest.mark.parametrize("surface", [True, False], ids=["surface", "particles"])
+def test_baked_liquid_renders_in_cycles(honey_scene, tmp_path, surface):
     scene = honey_scene
+    scene.gloop.mesh_surface = surface
     assert bpy.ops.gloop.bake() == {"FINISHED"}
+    shown = scene.gloop.liquid_object.data
+    assert (len(shown.polygons) > 0) == surface  # particles show as points
     for ob in scene.objects:
         ob.hide_render = ob != scene.gloop.liquid_object  # only the liquid may cover pixels
     scene.frame_set(6)
