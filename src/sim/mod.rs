@@ -171,3 +171,6 @@ impl Simulation {
         Ok(stats)
     }
 }
+
+#[cfg(test)]
+mod tests;
