@@ -2,7 +2,7 @@
 gloop_core + mesh rewrite + depsgraph update), median over 50 frames scrubbed in order.
 
     timeout 600 /work/venv-bpy/bin/python tests/blender/bench_playback.py [--frames 50]
-        [--no-prefetch]
+        [--prefetch N]
 
 Prints the median and quartiles of (a) `scene.frame_set(f)` as a whole, (b) the handler's
 work alone (`playback.load_frame`), (c) `gloop_core.read_surface` alone. Goal (issue 5):
@@ -53,12 +53,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--frames", type=int, default=50)
     parser.add_argument(
-        "--no-prefetch", action="store_true", help="read each frame only when it is shown"
+        "--prefetch", type=int, default=None, help="frames to read ahead (default: the add-on's)"
     )
     args = parser.parse_args()
     addon, cleanup = harness.enable_extension()
-    if args.no_prefetch:
-        addon.playback.PREFETCH_AHEAD = 0
+    if args.prefetch is not None:
+        addon.playback.PREFETCH_AHEAD = args.prefetch
     import gloop_core
 
     cache_dir = tempfile.mkdtemp(prefix="gloop_bench_")
@@ -86,7 +86,7 @@ def main():
         gloop_core.read_surface(os.path.join(cache_dir, f"surface_{f:05d}.ply"))
         read_ms.append((time.perf_counter() - t0) * 1e3)
 
-    prefetch = "off" if args.no_prefetch else f"{addon.playback.PREFETCH_AHEAD} frames ahead"
+    prefetch = f"{addon.playback.PREFETCH_AHEAD} frames ahead"
     print(
         f"Blender {bpy.app.version_string}, {triangles:,} triangles, {vertices:,} vertices, "
         f"prefetch {prefetch}"

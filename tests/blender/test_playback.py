@@ -191,9 +191,11 @@ def test_cycles_render_shows_the_liquid(cached_scene, tmp_path):
     assert scene.render.use_lock_interface  # turned on for safe GUI renders
 
 
-def test_prefetched_frames_rewritten_on_disk_are_read_again(cached_scene):
+def test_prefetched_frames_rewritten_on_disk_are_read_again(addon, cached_scene, monkeypatch):
     scene, liquid = cached_scene
+    monkeypatch.setattr(addon.playback, "PREFETCH_AHEAD", 2)  # on whatever core count
     scene.frame_set(1)  # reads frames 2 and 3 ahead
+    assert len(addon.playback.STATE._pending) == 2
     cache = bpy.path.abspath(scene.gloop.cache_dir)
     pos, tris, normals = plyfiles.uv_sphere((0.0, 0.0, 5.0), 0.3, 12, 24)
     path = os.path.join(cache, "surface_00002.ply")
