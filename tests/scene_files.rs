@@ -85,7 +85,7 @@ fn an_open_liquid_mesh_is_named() {
     let mut scene = sample();
     scene.objects[0].mesh.triangles.pop();
     let msg = message(scene.validate());
-    assert!(msg.contains("Block") && msg.contains("closed"), "{msg}");
+    assert!(msg.contains("Liquid") && msg.contains("closed"), "{msg}");
 }
 
 #[test]
@@ -117,5 +117,5 @@ fn a_radius_over_the_particle_cap_is_refused() {
     assert!(message(scene.validate()).contains("particle_radius"));
     scene.settings.particle_radius = 0.005;
     scene.objects[0].mesh.vertices[0] = Vec3::splat(f32::INFINITY);
-    assert!(message(scene.validate()).contains("Block"));
+    assert!(message(scene.validate()).contains("Liquid"));
 }

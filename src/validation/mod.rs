@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+pub mod resting_puddle;
+pub mod scenes;
 pub mod sphere;
 pub mod translated_blob;
 
@@ -89,6 +91,11 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "translated-blob",
             description: "a blob moved 0.37 cubes per frame keeps its surface area within 0.2%",
             run: translated_blob::run,
+        },
+        Scenario {
+            name: "resting-puddle",
+            description: "a settled puddle simulated and meshed for 100 frames does not shimmer",
+            run: resting_puddle::run,
         },
     ]
 }
