@@ -7,6 +7,7 @@
 //! message (which names the object, field or file).
 
 mod array;
+mod bake_binding;
 mod edges;
 mod ply_read;
 
@@ -222,6 +223,7 @@ fn gloop_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_particles, m)?)?;
     m.add_function(wrap_pyfunction!(read_surface, m)?)?;
     m.add_function(wrap_pyfunction!(validate_scene, m)?)?;
+    bake_binding::register(m)?;
 
     Ok(())
 }

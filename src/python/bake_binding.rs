@@ -5,24 +5,14 @@
 //! (`status.json`, the `cancel` file), which the bake writes and watches itself.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::to_py;
-use crate::bake::{bake as run_bake, BakeOptions, BakeOutcome, FrameHook};
+use crate::bake::{bake as run_bake, BakeOptions, BakeOutcome};
 use crate::scene::Scene;
-use crate::surface::{mesh_liquid, write_surface_ply, SurfaceSettings};
-
-/// Meshes every written frame into `surface_{frame}.ply` (on the bake's second thread, so
-/// the solver keeps going meanwhile).
-fn surface_hook(particle_radius: f32, settings: SurfaceSettings) -> FrameHook {
-    Arc::new(move |frame, particles, cache| {
-        let mesh = mesh_liquid(particles, particle_radius, &settings);
-        write_surface_ply(&cache.surface(frame), &mesh)
-    })
-}
+use crate::surface::SurfaceSettings;
 
 /// `bake(scene_path, cache_dir, resume=False, surface=True, surface_resolution=0.5,
 /// surface_smoothness=0.5) -> dict`: bakes the scene file (JSON or binary) into `cache_dir`,
@@ -54,10 +44,10 @@ fn bake<'py>(
                 ..SurfaceSettings::default()
             }
             .sanitised();
+            // The bake meshes each frame on a second thread while the solver goes on.
             let options = BakeOptions {
                 resume,
-                on_frame: surface
-                    .then(|| surface_hook(scene.settings.particle_radius, settings)),
+                surface: surface.then_some(settings),
                 ..BakeOptions::default()
             };
             run_bake(&scene, &cache_dir, &options, &mut |_| {})
