@@ -15,14 +15,21 @@ pub struct Space {
     pub min: Vec3,
     pub size: Vec3,
     pub periodic: [bool; 3],
+    /// Hoisted out of `delta`, which runs for every pair.
+    any_periodic: bool,
 }
 
 impl Space {
     pub fn new(domain: &Domain) -> Self {
+        Space::from_parts(domain.min, domain.size(), domain.periodic)
+    }
+
+    pub fn from_parts(min: Vec3, size: Vec3, periodic: [bool; 3]) -> Self {
         Space {
-            min: domain.min,
-            size: domain.size(),
-            periodic: domain.periodic,
+            min,
+            size,
+            periodic,
+            any_periodic: periodic.iter().any(|&p| p),
         }
     }
 
@@ -30,6 +37,9 @@ impl Space {
     #[inline(always)]
     pub fn delta(&self, a: Vec3, b: Vec3) -> Vec3 {
         let mut d = a - b;
+        if !self.any_periodic {
+            return d;
+        }
         for axis in 0..3 {
             if self.periodic[axis] {
                 let l = self.size[axis];
@@ -54,7 +64,7 @@ impl Space {
     }
 
     pub fn is_periodic(&self) -> bool {
-        self.periodic.iter().any(|&p| p)
+        self.any_periodic
     }
 }
 
@@ -381,11 +391,7 @@ mod tests {
     #[test]
     fn grid_lists_match_brute_force() {
         let pts = scattered(700, 1.0);
-        let space = Space {
-            min: Vec3::ZERO,
-            size: Vec3::ONE,
-            periodic: [false; 3],
-        };
+        let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
         let grid = CellGrid::build(&pts, 0.15, space);
         let lists = grid.neighbour_lists(&pts, &pts, 0.15, true);
         let expect = brute(&pts, &space, 0.15);
@@ -399,11 +405,7 @@ mod tests {
     #[test]
     fn periodic_lists_match_brute_force() {
         let pts = scattered(500, 1.0);
-        let space = Space {
-            min: Vec3::ZERO,
-            size: Vec3::ONE,
-            periodic: [true, true, false],
-        };
+        let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [true, true, false]);
         let grid = CellGrid::build(&pts, 0.2, space);
         let lists = grid.neighbour_lists(&pts, &pts, 0.2, true);
         let expect = brute(&pts, &space, 0.2);
