@@ -5,7 +5,9 @@
 use std::fmt;
 
 pub mod sphere;
+pub mod spinning_blob;
 pub mod translated_blob;
+pub mod viscometer;
 
 /// One measured quantity against its expectation.
 #[derive(Clone, Debug)]
@@ -89,6 +91,18 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "translated-blob",
             description: "a blob moved 0.37 cubes per frame keeps its surface area within 0.2%",
             run: translated_blob::run,
+        },
+        Scenario {
+            name: "viscometer",
+            description:
+                "a decaying periodic shear wave gives back the requested viscosity within 5%",
+            run: viscometer::run,
+        },
+        Scenario {
+            name: "spinning-blob",
+            description:
+                "a honey ball in rigid rotation keeps its momenta (classic model for info)",
+            run: spinning_blob::run,
         },
     ]
 }
