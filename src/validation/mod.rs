@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+pub mod rest_tank;
 pub mod sphere;
 pub mod spinning_blob;
 pub mod translated_blob;
@@ -103,6 +104,11 @@ pub fn scenarios() -> Vec<Scenario> {
             description:
                 "a honey ball in rigid rotation keeps its momenta (classic model for info)",
             run: spinning_blob::run,
+        },
+        Scenario {
+            name: "rest-tank",
+            description: "honey at rest in a tank: density, stillness, load and volume hold",
+            run: rest_tank::run,
         },
     ]
 }
