@@ -1,6 +1,9 @@
-//! The `gloop` command line: bake scenes and demos, inspect caches, benchmark.
+//! The `gloop` command line: bake scenes and demos, inspect caches, benchmark, validate.
+//! Every failure prints `error: <message>` and exits non-zero; bad input never panics.
+
+mod cli;
 
 fn main() {
-    eprintln!("gloop: not yet implemented");
-    std::process::exit(1);
+    let code = cli::run();
+    std::process::exit(code);
 }

@@ -1,1 +1,26 @@
-//! The bake cache: per-frame particle (and surface) PLY files and the manifest.
+//! The bake cache folder: the contract between the bake, the surface mesher and the Blender
+//! add-on (see TEAM_BRIEF.md, "Cache folder layout").
+//!
+//! ```text
+//! particles_00001.ply   liquid particles of frame 1 (binary little-endian PLY)
+//! surface_00001.ply     the surface mesh of frame 1 (written by the mesher)
+//! manifest.json         what was baked with which settings; last complete frame
+//! scene.gloop           the baked scene (binary scene format)
+//! status.json           live progress of a running bake
+//! cancel                created by anyone who wants the running bake to stop
+//! ```
+//!
+//! Every file is written under `<name>.tmp` and renamed into place ([`crate::atomic_file`]),
+//! so a reader never sees half a file.
+
+mod hash;
+mod manifest;
+mod particles;
+mod paths;
+mod status;
+
+pub use hash::scene_hash;
+pub use manifest::{LiquidInfo, Manifest, CACHE_FORMAT_VERSION};
+pub use particles::{read_particles, read_particles_header, write_particles, ParticleFileInfo};
+pub use paths::CacheDir;
+pub use status::{BakeState, Status};

@@ -51,13 +51,15 @@ pub struct Emission {
     pub frame_end: i32,
 }
 
+/// What an object is to the liquid. In files it is one flat record with a `type` field
+/// (`{"type": "liquid", "material": "honey", ...}`), which both JSON readers and postcard (which
+/// cannot read internally tagged enums) handle.
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
-#[serde(rename_all = "snake_case", tag = "type")]
+#[serde(into = "RoleRecord", try_from = "RoleRecord")]
 pub enum Role {
     /// The closed mesh is filled with liquid particles on a 2r lattice at the first frame.
     Liquid {
         material: String,
-        #[serde(default)]
         initial_velocity: Vec3,
     },
     /// Emits liquid particles from its surface.
@@ -67,6 +69,72 @@ pub enum Role {
     },
     /// Its surface is sampled into object particles that liquid collides with and sticks to.
     Obstacle { material: String },
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum RoleKind {
+    Liquid,
+    Emitter,
+    Obstacle,
+}
+
+#[derive(Serialize, Deserialize, Clone)]
+struct RoleRecord {
+    #[serde(rename = "type")]
+    kind: RoleKind,
+    material: String,
+    #[serde(default)]
+    initial_velocity: Vec3,
+    #[serde(default)]
+    emission: Option<Emission>,
+}
+
+impl From<Role> for RoleRecord {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::Liquid {
+                material,
+                initial_velocity,
+            } => RoleRecord {
+                kind: RoleKind::Liquid,
+                material,
+                initial_velocity,
+                emission: None,
+            },
+            Role::Emitter { material, emission } => RoleRecord {
+                kind: RoleKind::Emitter,
+                material,
+                initial_velocity: Vec3::ZERO,
+                emission: Some(emission),
+            },
+            Role::Obstacle { material } => RoleRecord {
+                kind: RoleKind::Obstacle,
+                material,
+                initial_velocity: Vec3::ZERO,
+                emission: None,
+            },
+        }
+    }
+}
+
+impl TryFrom<RoleRecord> for Role {
+    type Error = String;
+    fn try_from(r: RoleRecord) -> Result<Self, String> {
+        Ok(match r.kind {
+            RoleKind::Liquid => Role::Liquid {
+                material: r.material,
+                initial_velocity: r.initial_velocity,
+            },
+            RoleKind::Emitter => Role::Emitter {
+                material: r.material,
+                emission: r.emission.ok_or("an emitter needs an 'emission' record")?,
+            },
+            RoleKind::Obstacle => Role::Obstacle {
+                material: r.material,
+            },
+        })
+    }
 }
 
 impl Role {

@@ -58,7 +58,7 @@ fn measure(
                     (rho + w.weight_sq(d2), slope2 + g * g * d2)
                 })
             };
-            let (liquid_only, liquid_slope2) = accumulate(&liquid.position, lists.near.of(i));
+            let (liquid_only, liquid_slope2) = accumulate(&liquid.position, lists.near.list.of(i));
             let (walls, walls_slope2) = accumulate(&objects.position, lists.objects.of(i));
             let rho = liquid_only + OBSTACLE_DENSITY_WEIGHT * walls;
             let slope2 = liquid_slope2 + OBSTACLE_DENSITY_WEIGHT * walls_slope2;
@@ -100,7 +100,7 @@ pub fn pass(
         .map(|i| {
             let xi = positions[i];
             let mut dx = Vec3::ZERO;
-            for &j in lists.near.of(i) {
+            for &j in lists.near.list.of(i) {
                 let j = j as usize;
                 let s = step[i] + step[j];
                 if s == 0.0 {
@@ -112,11 +112,14 @@ pub fn pass(
             dx
         })
         .collect();
+    // One pass never moves a particle more than half a radius: a violent impact could
+    // otherwise throw it past an obstacle's shell of object particles in one step.
+    let limit = 0.5 * p.radius;
     liquid
         .position
         .par_iter_mut()
         .zip(correction.par_iter())
-        .for_each(|(x, dx)| *x += *dx);
+        .for_each(|(x, dx)| *x += dx.clamp_length_max(limit));
     max_error
 }
 
@@ -136,7 +139,7 @@ pub fn correct(
         lists.refresh_for_density(p, &liquid.position);
         let max_error = pass(p, liquid, objects, lists);
         outcome.max_error = max_error;
-        outcome.pairs_visited += lists.near.pair_count();
+        outcome.pairs_visited += lists.near.list.pair_count();
         if max_error <= p.density_tolerance {
             return outcome;
         }

@@ -26,7 +26,7 @@ pub fn gravity_and_adhesion(
             let xi = liquid.position[i];
             let mi = liquid.material[i] as usize;
             let mut a = p.gravity;
-            for &j in lists.near.of(i) {
+            for &j in lists.near.list.of(i) {
                 let j = j as usize;
                 let d = p.space.delta(liquid.position[j], xi);
                 let dist = d.length();

@@ -174,3 +174,6 @@ impl Simulation {
         Ok(stats)
     }
 }
+
+#[cfg(test)]
+mod tests;

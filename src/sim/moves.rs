@@ -98,21 +98,67 @@ pub fn prevent_interpenetration(
         .map(|i| {
             let xi = positions[i];
             let mut dx = Vec3::ZERO;
-            for &j in lists.contact.of(i) {
+            for &j in lists.contact.list.of(i) {
                 let d = p.space.delta(xi, positions[j as usize]);
                 let dist = d.length();
                 if dist < p.liquid_contact && dist > 0.0 {
                     dx += d * (0.5 * (p.liquid_contact - dist) / dist);
                 }
             }
-            dx + obstacle_push(p, xi, objects, lists.objects.of(i))
+            dx
         })
         .collect();
     liquid
         .position
         .par_iter_mut()
         .zip(corrections.par_iter())
-        .for_each(|(x, dx)| *x += *dx);
+        .for_each(|(x, dx)| *x += dx.clamp_length_max(0.5 * p.radius));
+    stop_at_obstacles(p, liquid, objects, lists);
+}
+
+/// Obstacles are hard and go last: liquid is projected out of them, and the part of its
+/// velocity (relative to the obstacle) that still points into them is removed, so liquid
+/// pressing down from above cannot drive the bottom layer through a wall over the moves. The
+/// velocity change only removes motion into the wall; it never adds any.
+fn stop_at_obstacles(
+    p: &Params,
+    liquid: &mut LiquidParticles,
+    objects: &ObjectParticles,
+    lists: &Neighbourhoods,
+) {
+    if objects.position.is_empty() {
+        return;
+    }
+    liquid
+        .position
+        .par_iter_mut()
+        .zip(liquid.velocity.par_iter_mut())
+        .enumerate()
+        .for_each(|(i, (x, v))| {
+            let push = obstacle_push(p, *x, objects, lists.objects.of(i));
+            if push == Vec3::ZERO {
+                return;
+            }
+            *x += push;
+            let normal = push.normalize_or_zero();
+            let wall_velocity = nearest_velocity(p, *x, objects, lists.objects.of(i));
+            let closing = (*v - wall_velocity).dot(normal);
+            if closing < 0.0 {
+                *v -= normal * closing;
+            }
+        });
+}
+
+/// Velocity of the obstacle particle nearest to `x`.
+fn nearest_velocity(p: &Params, x: Vec3, objects: &ObjectParticles, near: &[u32]) -> Vec3 {
+    near.iter()
+        .map(|&k| k as usize)
+        .min_by(|&a, &b| {
+            let da = p.space.delta(x, objects.position[a]).length_squared();
+            let db = p.space.delta(x, objects.position[b]).length_squared();
+            da.total_cmp(&db).then(a.cmp(&b))
+        })
+        .map_or(Vec3::ZERO, |k| objects.velocity[k])
 }
 
 /// Projects liquid particles out of obstacles (positions only). The density correction knows

@@ -1,110 +1,208 @@
-//! The neighbour lists one substep works with, and when they must be rebuilt.
+//! The neighbour lists one substep works with, and how they are kept exact while particles
+//! move.
 //!
-//! Each list is built with a skin beyond its interaction's reach and stays exact while no pair
-//! can have closed the skin: for liquid pairs, while every particle has moved less than half
-//! the skin relative to the mean motion (a falling drop keeps its lists); for liquid–object
-//! pairs, while liquid and object displacements together stay under the skin. The three lists
-//! are tracked separately because they are needed at different times: `near` for the forces and
-//! the density correction, `contact` (much smaller) in every move, `objects` throughout.
+//! Each list is built with a skin beyond its interaction's reach. A liquid pair can only have
+//! come within reach if the two particles moved more than the skin relative to each other, so
+//! particles are measured against the mean motion (a falling drop keeps its lists) and only
+//! those that moved more than half the skin — the *movers*, typically a few splashing or
+//! falling particles — get their neighbours searched again, and are added to the lists of
+//! the particles they came near. Only when movers are many is everything rebuilt. The three
+//! lists are tracked apart because they are needed at different times: `near` for forces and
+//! density, `contact` (much smaller) in every move, `objects` throughout.
 
 use glam::Vec3;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
-use super::neighbours::{CellGrid, NeighbourList};
+use super::neighbours::{CellGrid, NeighbourList, Space};
 use super::params::Params;
+
+/// Above this fraction of movers, a full rebuild is cheaper than patching.
+const PATCH_LIMIT: f32 = 0.1;
+
+/// Liquid–liquid pairs within `reach`, patched for movers.
+pub struct LiquidPairs {
+    pub list: NeighbourList,
+    reach: f32,
+    /// Positions at the last full build: their mean displacement is the reference motion.
+    built_at: Vec<Vec3>,
+    /// Each particle's position minus the reference motion when its neighbours were found.
+    anchor: Vec<Vec3>,
+}
+
+impl LiquidPairs {
+    fn build(space: Space, liquid: &[Vec3], reach: f32) -> Self {
+        LiquidPairs {
+            list: CellGrid::build(liquid, reach, space)
+                .neighbour_lists(liquid, liquid, reach, true),
+            reach,
+            built_at: liquid.to_vec(),
+            anchor: liquid.to_vec(),
+        }
+    }
+
+    fn from_list(list: NeighbourList, liquid: &[Vec3], reach: f32) -> Self {
+        LiquidPairs {
+            list,
+            reach,
+            built_at: liquid.to_vec(),
+            anchor: liquid.to_vec(),
+        }
+    }
+
+    fn refresh(&mut self, space: Space, liquid: &[Vec3], skin: f32) {
+        let n = liquid.len();
+        if n == 0 {
+            return;
+        }
+        let shift = self
+            .built_at
+            .iter()
+            .zip(liquid)
+            .map(|(a, b)| *b - *a)
+            .sum::<Vec3>()
+            / n as f32;
+        let movers: Vec<u32> = (0..n as u32)
+            .into_par_iter()
+            .filter(|&i| {
+                (liquid[i as usize] - shift - self.anchor[i as usize]).length() > 0.5 * skin
+            })
+            .collect();
+        if movers.is_empty() {
+            return;
+        }
+        if movers.len() as f32 > PATCH_LIMIT * n as f32 {
+            *self = LiquidPairs::build(space, liquid, self.reach);
+            return;
+        }
+        let grid = CellGrid::build(liquid, self.reach, space);
+        let replaced: Vec<(u32, Vec<u32>)> = movers
+            .par_iter()
+            .map(|&m| {
+                (
+                    m,
+                    grid.points_near(liquid, liquid[m as usize], self.reach, Some(m)),
+                )
+            })
+            .collect();
+        // The movers join the lists of the particles they came near.
+        let mut incoming: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        for (m, near) in &replaced {
+            for &j in near {
+                if movers.binary_search(&j).is_err() && !self.list.of(j as usize).contains(m) {
+                    incoming.entry(j).or_default().push(*m);
+                }
+            }
+        }
+        let mut added: Vec<(u32, Vec<u32>)> = incoming.into_iter().collect();
+        added.sort_unstable_by_key(|(j, _)| *j);
+        self.list = self.list.patched(&replaced, &added);
+        for &m in &movers {
+            self.anchor[m as usize] = liquid[m as usize] - shift;
+        }
+    }
+}
 
 pub struct Neighbourhoods {
     /// Liquid neighbours within the reach of forces and density (4r) + skin.
-    pub near: NeighbourList,
+    pub near: LiquidPairs,
     /// Liquid neighbours within the contact distance + skin.
-    pub contact: NeighbourList,
+    pub contact: LiquidPairs,
     /// Object particles within the object reach + skin of each liquid particle.
     pub objects: NeighbourList,
-    near_built_at: Vec<Vec3>,
-    contact_built_at: Vec<Vec3>,
-    objects_built_at: (Vec<Vec3>, Vec<Vec3>),
+    object_grid: Option<CellGrid>,
+    objects_built_at: Vec<Vec3>,
+    liquid_anchor: Vec<Vec3>,
 }
 
 impl Neighbourhoods {
     pub fn build(p: &Params, liquid: &[Vec3], objects: &[Vec3]) -> Self {
+        let near = LiquidPairs::build(p.space, liquid, p.force_reach + p.skin);
+        let contact_reach = p.liquid_contact + p.skin;
+        let contact = LiquidPairs::from_list(
+            near.list.filtered(&p.space, liquid, liquid, contact_reach),
+            liquid,
+            contact_reach,
+        );
         let mut n = Neighbourhoods {
-            near: NeighbourList::default(),
-            contact: NeighbourList::default(),
+            near,
+            contact,
             objects: NeighbourList::default(),
-            near_built_at: Vec::new(),
-            contact_built_at: Vec::new(),
-            objects_built_at: (Vec::new(), Vec::new()),
+            object_grid: None,
+            objects_built_at: Vec::new(),
+            liquid_anchor: Vec::new(),
         };
-        n.rebuild_near(p, liquid);
-        n.contact = n
-            .near
-            .filtered(&p.space, liquid, liquid, p.liquid_contact + p.skin);
-        n.contact_built_at = liquid.to_vec();
         n.rebuild_objects(p, liquid, objects);
         n
     }
 
-    fn rebuild_near(&mut self, p: &Params, liquid: &[Vec3]) {
-        self.near = liquid_pairs(p, liquid, p.force_reach + p.skin);
-        self.near_built_at = liquid.to_vec();
-    }
-
     fn rebuild_objects(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
         let reach = p.object_reach + p.skin;
-        self.objects = if objects.is_empty() {
-            NeighbourList {
+        if objects.is_empty() {
+            self.objects = NeighbourList {
                 start: vec![0; liquid.len() + 1],
                 index: Vec::new(),
-            }
+            };
+            self.object_grid = None;
         } else {
-            CellGrid::build(objects, reach, p.space).neighbour_lists(objects, liquid, reach, false)
-        };
-        self.objects_built_at = (liquid.to_vec(), objects.to_vec());
+            let grid = CellGrid::build(objects, reach, p.space);
+            self.objects = grid.neighbour_lists(objects, liquid, reach, false);
+            self.object_grid = Some(grid);
+        }
+        self.objects_built_at = objects.to_vec();
+        self.liquid_anchor = liquid.to_vec();
     }
 
     /// Before a move's contacts: keeps `contact` and `objects` exact.
     pub fn refresh_for_contacts(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
-        if relative_displacement(&self.contact_built_at, liquid) > 0.5 * p.skin {
-            self.contact = liquid_pairs(p, liquid, p.liquid_contact + p.skin);
-            self.contact_built_at = liquid.to_vec();
-        }
+        self.contact.refresh(p.space, liquid, p.skin);
         self.refresh_objects(p, liquid, objects);
     }
 
-    /// Before a density pass: keeps `near` and `objects` exact.
+    /// Before a density pass (objects have not moved since the last refresh).
     pub fn refresh_for_density(&mut self, p: &Params, liquid: &[Vec3]) {
-        if relative_displacement(&self.near_built_at, liquid) > 0.5 * p.skin {
-            self.rebuild_near(p, liquid);
-        }
-        let objects = std::mem::take(&mut self.objects_built_at.1);
-        self.objects_built_at.1 = objects.clone();
+        self.near.refresh(p.space, liquid, p.skin);
+        let objects = std::mem::take(&mut self.objects_built_at);
+        self.objects_built_at = objects.clone();
         self.refresh_objects(p, liquid, &objects);
     }
 
     fn refresh_objects(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
-        let moved = max_displacement(&self.objects_built_at.0, liquid)
-            + max_displacement(&self.objects_built_at.1, objects);
-        if moved > p.skin {
+        let objects_moved = max_displacement(&self.objects_built_at, objects);
+        if objects_moved > 0.5 * p.skin {
             self.rebuild_objects(p, liquid, objects);
+            return;
+        }
+        let Some(grid) = &self.object_grid else {
+            return;
+        };
+        let budget = p.skin - objects_moved;
+        let movers: Vec<u32> = (0..liquid.len() as u32)
+            .into_par_iter()
+            .filter(|&i| liquid[i as usize].distance(self.liquid_anchor[i as usize]) > 0.5 * budget)
+            .collect();
+        if movers.is_empty() {
+            return;
+        }
+        if movers.len() as f32 > PATCH_LIMIT * liquid.len() as f32 {
+            self.rebuild_objects(p, liquid, objects);
+            return;
+        }
+        let reach = p.object_reach + p.skin;
+        let replaced: Vec<(u32, Vec<u32>)> = movers
+            .par_iter()
+            .map(|&m| {
+                (
+                    m,
+                    grid.points_near(objects, liquid[m as usize], reach, None),
+                )
+            })
+            .collect();
+        self.objects = self.objects.patched(&replaced, &[]);
+        for &m in &movers {
+            self.liquid_anchor[m as usize] = liquid[m as usize];
         }
     }
-}
-
-fn liquid_pairs(p: &Params, liquid: &[Vec3], reach: f32) -> NeighbourList {
-    CellGrid::build(liquid, reach, p.space).neighbour_lists(liquid, liquid, reach, true)
-}
-
-/// Largest displacement relative to the mean displacement.
-fn relative_displacement(before: &[Vec3], after: &[Vec3]) -> f32 {
-    if before.is_empty() {
-        return 0.0;
-    }
-    let mean = before.iter().zip(after).map(|(a, b)| *b - *a).sum::<Vec3>() / before.len() as f32;
-    before
-        .iter()
-        .zip(after)
-        .map(|(a, b)| (*b - *a - mean).length_squared())
-        .fold(0.0, f32::max)
-        .sqrt()
 }
 
 fn max_displacement(before: &[Vec3], after: &[Vec3]) -> f32 {

@@ -148,6 +148,33 @@ impl CellGrid {
             .collect()
     }
 
+    /// Indices of grid points within `radius` of `query` (the grid's cell size must be at least
+    /// `radius`), skipping `skip`.
+    pub fn points_near(
+        &self,
+        grid_points: &[Vec3],
+        query: Vec3,
+        radius: f32,
+        skip: Option<u32>,
+    ) -> Vec<u32> {
+        let r2 = radius * radius;
+        let mut found = Vec::new();
+        for (a, b) in self.around(self.key(query)) {
+            for &j in &self.order[a as usize..b as usize] {
+                if Some(j) != skip
+                    && self
+                        .space
+                        .delta(grid_points[j as usize], query)
+                        .length_squared()
+                        < r2
+                {
+                    found.push(j);
+                }
+            }
+        }
+        found
+    }
+
     /// For every query point, the indices of grid points within `radius` (the grid's cell size
     /// must be at least `radius`). With `exclude_self`, query i never lists point i (use it
     /// when queries and grid points are the same set).
@@ -250,6 +277,32 @@ impl NeighbourList {
         let mut index = Vec::with_capacity(total as usize);
         for l in lists {
             index.extend(l);
+        }
+        NeighbourList { start, index }
+    }
+
+    /// Replaces the lists of some particles (`replaced`, sorted by particle, each with its new
+    /// list) and appends entries to others (`added`, same form), keeping all other lists.
+    pub fn patched(
+        &self,
+        replaced: &[(u32, Vec<u32>)],
+        added: &[(u32, Vec<u32>)],
+    ) -> NeighbourList {
+        let mut start = Vec::with_capacity(self.start.len());
+        start.push(0u32);
+        let extra: usize = replaced.iter().chain(added).map(|(_, l)| l.len()).sum();
+        let mut index = Vec::with_capacity(self.index.len() + extra);
+        let (mut r, mut a) = (replaced.iter().peekable(), added.iter().peekable());
+        for i in 0..self.len() as u32 {
+            if r.peek().is_some_and(|(k, _)| *k == i) {
+                index.extend_from_slice(&r.next().unwrap().1);
+            } else {
+                index.extend_from_slice(self.of(i as usize));
+            }
+            if a.peek().is_some_and(|(k, _)| *k == i) {
+                index.extend_from_slice(&a.next().unwrap().1);
+            }
+            start.push(index.len() as u32);
         }
         NeighbourList { start, index }
     }

@@ -54,7 +54,7 @@ pub fn substep(
             *a += *dv / p.dt;
         }
     }
-    stats.neighbour_pairs += 2 * lists.near.pair_count() + lists.objects.pair_count();
+    stats.neighbour_pairs += 2 * lists.near.list.pair_count() + lists.objects.pair_count();
 
     // Moves: the substep's impulse, then M translations with contacts resolved after each.
     let start_positions = liquid.position.clone();
@@ -73,7 +73,7 @@ pub fn substep(
         lists.refresh_for_contacts(p, &liquid.position, &objects.position);
         moves::apply_friction(p, liquid, objects, &lists, dt_move);
         moves::prevent_interpenetration(p, liquid, objects, &lists);
-        stats.neighbour_pairs += lists.contact.pair_count() + 2 * lists.objects.pair_count();
+        stats.neighbour_pairs += lists.contact.list.pair_count() + 2 * lists.objects.pair_count();
     }
 
     // Density correction.

@@ -27,6 +27,7 @@ pub fn exchange(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) ->
             let xi = liquid.position[i];
             lists
                 .near
+                .list
                 .of(i)
                 .iter()
                 .map(|&j| {
@@ -51,7 +52,7 @@ pub fn exchange(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) ->
                 0.0
             };
             let mut dp = Vec3::ZERO;
-            for &j in lists.near.of(i) {
+            for &j in lists.near.list.of(i) {
                 let j = j as usize;
                 let k = p
                     .viscosity_kernel

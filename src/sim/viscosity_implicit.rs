@@ -126,6 +126,7 @@ impl Couplings {
                 let mi = mu[liquid.material[i] as usize];
                 lists
                     .near
+                    .list
                     .of(i)
                     .iter()
                     .filter_map(|&j| {

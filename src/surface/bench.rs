@@ -75,7 +75,7 @@ pub fn bench_meshing(
                 let (mesh, stages) =
                     mesh_particles_timed(&particles, &velocities, &colours, r, settings);
                 let total = start.elapsed();
-                if best.as_ref().map_or(true, |b| total < b.total) {
+                if best.as_ref().is_none_or(|b| total < b.total) {
                     best = Some(MeshingTiming {
                         particles: n,
                         vertices: mesh.positions.len(),

@@ -5,6 +5,8 @@
 use std::fmt;
 
 pub mod rest_tank;
+pub mod resting_puddle;
+pub mod scenes;
 pub mod sphere;
 pub mod spinning_blob;
 pub mod translated_blob;
@@ -92,6 +94,11 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "translated-blob",
             description: "a blob moved 0.37 cubes per frame keeps its surface area within 0.2%",
             run: translated_blob::run,
+        },
+        Scenario {
+            name: "resting-puddle",
+            description: "a settled puddle simulated and meshed for 100 frames does not shimmer",
+            run: resting_puddle::run,
         },
         Scenario {
             name: "viscometer",

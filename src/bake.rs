@@ -1,1 +1,0 @@
-//! The bake: frame loop, cache writing, resume and cancel.

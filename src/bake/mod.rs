@@ -1,0 +1,381 @@
+//! The bake: a scene in, a cache folder of per-frame particle files (and, by default, surface
+//! meshes) out (see [`crate::cache`] for the folder layout).
+//!
+//! The solver runs on the calling thread. A second thread meshes each written frame while the
+//! solver computes the next one (see [`BakeOptions::surface`] and [`FrameHook`]); a third
+//! watches for the `cancel` file.
+//!
+//! ```no_run
+//! # use gloop::{bake::{bake, BakeOptions}, Scene};
+//! let scene = Scene::load("scene.gloop".as_ref())?;
+//! let summary = bake(&scene, "cache".as_ref(), &BakeOptions::default(), &mut |p| {
+//!     println!("frame {} ({} particles)", p.frame, p.liquid_particles)
+//! })?;
+//! # Ok::<(), gloop::GloopError>(())
+//! ```
+//!
+//! Guarantees:
+//! - Bad input never touches the cache: the scene is validated and the simulation built (or
+//!   the resume point read) before the first file is written or deleted.
+//! - Every file is written atomically; `particles_N.ply` exists only once frame N is complete.
+//! - Cancelling (the `cancel` flag, or a `cancel` file in the folder) stops within a substep
+//!   and keeps every finished frame; `resume` continues from the last one, bit-identically to
+//!   an uninterrupted bake.
+
+mod cancel;
+mod files;
+mod pipeline;
+mod resume;
+mod surface_hook;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub use files::remove_stale_cancel;
+pub use pipeline::FrameHook;
+pub use surface_hook::surface_hook;
+
+use crate::cache::{BakeState, CacheDir, Manifest, Status};
+use crate::error::{GloopError, Result};
+use crate::scene::Scene;
+use crate::sim::{FrameStats, LiquidParticles, Simulation};
+use crate::surface::SurfaceSettings;
+
+/// How to run a bake. `BakeOptions::default()` is a fresh bake of the scene's frame range that
+/// also stops when a `cancel` file appears.
+#[derive(Clone)]
+pub struct BakeOptions {
+    /// Continue from the last complete frame in the cache (which must have been baked from
+    /// the same scene, `frame_end` aside) instead of starting over. With no earlier bake in
+    /// the folder, bakes from the start.
+    pub resume: bool,
+    /// Bake these frames (inclusive) instead of the scene's `frame_start..=frame_end`. The
+    /// first is the initial state.
+    pub frames: Option<(i32, i32)>,
+    /// Set it (from any thread) to stop the bake within a substep. The solver checks it at
+    /// every substep; the bake also sets it itself when the `cancel` file appears.
+    pub cancel: Arc<AtomicBool>,
+    /// Also stop when the file `cancel` appears in the cache folder (polled every 10 ms). A
+    /// `cancel` file already there stops the bake right after its first frame: whoever starts
+    /// a bake removes a stale one first (the add-on's runner and the CLI do). The bake leaves
+    /// it alone, so a cancel requested while the bake is starting up is never lost.
+    pub watch_cancel_file: bool,
+    /// Mesh every frame into `surface_{frame:05}.ply` with these settings (on a second
+    /// thread, overlapping the solver). `None`: particles only.
+    pub surface: Option<SurfaceSettings>,
+    /// Runs on the same second thread for every frame written, after the mesher (see
+    /// [`FrameHook`]).
+    pub on_frame: Option<FrameHook>,
+}
+
+impl Default for BakeOptions {
+    fn default() -> Self {
+        BakeOptions {
+            resume: false,
+            frames: None,
+            cancel: Arc::new(AtomicBool::new(false)),
+            watch_cancel_file: true,
+            surface: Some(SurfaceSettings::default()),
+            on_frame: None,
+        }
+    }
+}
+
+/// Reported after every frame written (the initial frame included).
+#[derive(Clone, Debug)]
+pub struct BakeProgress {
+    pub frame: i32,
+    /// Frames in the cache so far, the initial frame (and resumed-from frames) included.
+    pub frames_done: u32,
+    pub frames_total: u32,
+    pub liquid_particles: usize,
+    pub object_particles: usize,
+    pub elapsed_s: f64,
+    pub eta_s: Option<f64>,
+    /// The solver's figures for this frame; `None` for the initial or resumed-from frame.
+    pub stats: Option<FrameStats>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BakeOutcome {
+    Finished,
+    /// Stopped by the cancel flag or file; the frames up to `last_frame` are kept.
+    Cancelled,
+}
+
+#[derive(Clone, Debug)]
+pub struct BakeSummary {
+    pub outcome: BakeOutcome,
+    /// The frame this run started from (the initial frame, or the resumed-from frame).
+    pub first_frame: i32,
+    /// The last frame whose particle file is complete.
+    pub last_frame: i32,
+    /// Solver figures of the frames this run simulated.
+    pub stats: Vec<FrameStats>,
+    pub elapsed_s: f64,
+}
+
+/// Bakes `scene` into `cache_dir` (created if missing). Calls `on_progress` after every frame.
+/// Returns `Ok` also when cancelled (see [`BakeSummary::outcome`]); errors name the object,
+/// field or file at fault.
+pub fn bake(
+    scene: &Scene,
+    cache_dir: &Path,
+    options: &BakeOptions,
+    on_progress: &mut dyn FnMut(&BakeProgress),
+) -> Result<BakeSummary> {
+    let scene = with_frame_range(scene, options.frames)?;
+    let cache = CacheDir::new(cache_dir);
+    // Everything that can fail on bad input happens here, before the cache is touched.
+    let (sim, resumed) = start_simulation(&scene, &cache, options.resume)?;
+
+    std::fs::create_dir_all(cache.root()).map_err(|e| GloopError::io(cache.root(), e))?;
+    let mut manifest = Manifest::for_scene(&scene);
+    manifest.surface = options.surface.clone();
+    match resumed {
+        Some(frame) => {
+            files::clear_frames_after(&cache, frame)?;
+            manifest.last_complete_frame = Some(frame);
+        }
+        None => files::clear_cache(&cache)?,
+    }
+    scene.save(&cache.scene())?;
+    manifest.write(&cache.manifest())?;
+
+    let mut run = Run {
+        cache,
+        manifest,
+        frames_total: scene.settings.frame_count(),
+        started: Instant::now(),
+        stats: Vec::new(),
+        last_progress: None,
+    };
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        if options.watch_cancel_file {
+            let file = run.cache.cancel();
+            let (cancel, done) = (&*options.cancel, &done);
+            scope.spawn(move || cancel::watch_file(&file, cancel, done));
+        }
+        let mut pipeline =
+            pipeline::Pipeline::start(scope, frame_hook(&scene, options), run.cache.clone());
+        let result = run
+            .mesh_missing_surfaces(resumed, options.surface.is_some(), &mut pipeline)
+            .and_then(|()| run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress));
+        done.store(true, Ordering::Release);
+        // Let the hook finish the frames already written, even after a cancel.
+        let hook_result = pipeline.finish();
+        result.and_then(|outcome| hook_result.map(|()| outcome))
+    });
+    run.finish(result)
+}
+
+/// The mesher and the caller's hook, as one hook for the post-processing thread.
+fn frame_hook(scene: &Scene, options: &BakeOptions) -> Option<FrameHook> {
+    let radius = scene.settings.particle_radius;
+    let mesher = options.surface.clone().map(|s| surface_hook(radius, s));
+    match (mesher, options.on_frame.clone()) {
+        (Some(a), Some(b)) => Some(surface_hook::chain(a, b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// `scene` with the requested frame range.
+fn with_frame_range(scene: &Scene, frames: Option<(i32, i32)>) -> Result<Scene> {
+    let mut scene = scene.clone();
+    if let Some((start, end)) = frames {
+        if end < start {
+            return Err(GloopError::Other(format!(
+                "frame range {start}..{end} ends before it starts"
+            )));
+        }
+        scene.settings.frame_start = start;
+        scene.settings.frame_end = end;
+    }
+    Ok(scene)
+}
+
+/// Builds the simulation, from the scene's initial state or from the cache's last complete
+/// frame. Reads the cache but never modifies it.
+fn start_simulation(
+    scene: &Scene,
+    cache: &CacheDir,
+    resume: bool,
+) -> Result<(Simulation, Option<i32>)> {
+    scene.validate()?;
+    if resume {
+        if let Some(point) = resume::find_resume_point(scene, cache)? {
+            let sim = Simulation::resume(scene, point.frame, point.particles)?;
+            return Ok((sim, Some(point.frame)));
+        }
+    }
+    Ok((Simulation::new(scene)?, None))
+}
+
+/// The state of one bake run while it writes frames.
+struct Run {
+    cache: CacheDir,
+    manifest: Manifest,
+    frames_total: u32,
+    started: Instant,
+    stats: Vec<FrameStats>,
+    /// Progress of the last frame written, for the final status.
+    last_progress: Option<BakeProgress>,
+}
+
+impl Run {
+    /// On resume, meshes the kept frames that have no surface file yet (a killed bake's mesher
+    /// can lag the solver by a frame or two).
+    fn mesh_missing_surfaces(
+        &self,
+        resumed: Option<i32>,
+        meshing: bool,
+        pipeline: &mut pipeline::Pipeline,
+    ) -> Result<()> {
+        let (Some(last), true) = (resumed, meshing) else {
+            return Ok(());
+        };
+        for frame in self.manifest.frame_start..=last {
+            if !self.cache.surface(frame).exists() {
+                let particles = crate::cache::read_particles(&self.cache.particles(frame))?;
+                pipeline.submit(frame, &particles)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The frame loop. `resumed`: the frame the simulation starts from is already on disk.
+    fn frames(
+        &mut self,
+        mut sim: Simulation,
+        resumed: Option<i32>,
+        stop: &AtomicBool,
+        pipeline: &mut pipeline::Pipeline,
+        on_progress: &mut dyn FnMut(&BakeProgress),
+    ) -> Result<BakeOutcome> {
+        if resumed.is_none() {
+            crate::cache::write_particles(
+                &self.cache.particles(sim.frame()),
+                sim.frame(),
+                sim.liquid(),
+            )?;
+        }
+        self.frame_written(&sim, None, on_progress)?;
+        if resumed.is_none() {
+            pipeline.submit(sim.frame(), sim.liquid())?;
+        }
+        while sim.frame() < self.manifest.frame_end {
+            let stats = match sim.step_frame(stop) {
+                Ok(stats) => stats,
+                Err(GloopError::Cancelled) => return Ok(BakeOutcome::Cancelled),
+                Err(e) => return Err(e),
+            };
+            let frame = sim.frame();
+            crate::cache::write_particles(&self.cache.particles(frame), frame, sim.liquid())?;
+            self.stats.push(stats.clone());
+            self.frame_written(&sim, Some(stats), on_progress)?;
+            pipeline.submit(frame, sim.liquid())?;
+        }
+        Ok(BakeOutcome::Finished)
+    }
+
+    /// Records a frame whose particle file is on disk: manifest, status, progress.
+    fn frame_written(
+        &mut self,
+        sim: &Simulation,
+        stats: Option<FrameStats>,
+        on_progress: &mut dyn FnMut(&BakeProgress),
+    ) -> Result<()> {
+        self.manifest.last_complete_frame = Some(sim.frame());
+        self.manifest.write(&self.cache.manifest())?;
+        let progress = self.progress(
+            sim.frame(),
+            sim.liquid(),
+            sim.object_positions().len(),
+            stats,
+        );
+        self.status(BakeState::Running, &progress, None)
+            .write(&self.cache.status())?;
+        on_progress(&progress);
+        self.last_progress = Some(progress);
+        Ok(())
+    }
+
+    fn progress(
+        &self,
+        frame: i32,
+        liquid: &LiquidParticles,
+        object_particles: usize,
+        stats: Option<FrameStats>,
+    ) -> BakeProgress {
+        let frames_done = (frame - self.manifest.frame_start + 1).max(0) as u32;
+        let elapsed_s = self.started.elapsed().as_secs_f64();
+        let remaining = self.frames_total.saturating_sub(frames_done);
+        // From this run's own pace; the first (initial/resumed) frame costs no solving.
+        let eta_s = (!self.stats.is_empty())
+            .then(|| elapsed_s / self.stats.len() as f64 * remaining as f64);
+        BakeProgress {
+            frame,
+            frames_done,
+            frames_total: self.frames_total,
+            liquid_particles: liquid.len(),
+            object_particles,
+            elapsed_s,
+            eta_s,
+            stats,
+        }
+    }
+
+    fn status(&self, state: BakeState, p: &BakeProgress, error: Option<String>) -> Status {
+        Status {
+            state,
+            frame: p.frame,
+            frames_done: p.frames_done,
+            frames_total: p.frames_total,
+            liquid_particles: p.liquid_particles,
+            object_particles: p.object_particles,
+            elapsed_s: p.elapsed_s,
+            eta_s: if state == BakeState::Running {
+                p.eta_s
+            } else {
+                Some(0.0)
+            },
+            error,
+        }
+    }
+
+    /// Writes the final status and builds the summary.
+    fn finish(self, result: Result<BakeOutcome>) -> Result<BakeSummary> {
+        let last_frame = self
+            .manifest
+            .last_complete_frame
+            .unwrap_or(self.manifest.frame_start - 1);
+        let progress = BakeProgress {
+            elapsed_s: self.started.elapsed().as_secs_f64(),
+            ..self
+                .last_progress
+                .clone()
+                .unwrap_or_else(|| self.progress(last_frame, &LiquidParticles::default(), 0, None))
+        };
+        let (state, error) = match &result {
+            Ok(BakeOutcome::Finished) => (BakeState::Finished, None),
+            Ok(BakeOutcome::Cancelled) => (BakeState::Cancelled, None),
+            Err(e) => (BakeState::Failed, Some(e.to_string())),
+        };
+        let status_written = self
+            .status(state, &progress, error)
+            .write(&self.cache.status());
+        let outcome = result?;
+        status_written?;
+        let first_frame = last_frame - self.stats.len() as i32;
+        Ok(BakeSummary {
+            outcome,
+            first_frame,
+            last_frame,
+            stats: self.stats,
+            elapsed_s: self.started.elapsed().as_secs_f64(),
+        })
+    }
+}

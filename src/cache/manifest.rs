@@ -1,0 +1,102 @@
+//! `manifest.json`: what a cache folder holds and how it was made.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::atomic_file::write_atomically;
+use crate::error::{GloopError, Result};
+use crate::scene::Scene;
+
+/// Version of the cache folder layout written by this build.
+pub const CACHE_FORMAT_VERSION: u32 = 1;
+
+/// One liquid material, so a viewer can label and colour the cache without the scene.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct LiquidInfo {
+    pub name: String,
+    /// Linear RGB, 0..1.
+    pub colour: [f32; 3],
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct Manifest {
+    pub format_version: u32,
+    /// The Gloop version that wrote the cache.
+    pub gloop_version: String,
+    /// [`super::scene_hash`] of the baked scene; a resume refuses a different scene.
+    pub scene_hash: String,
+    /// The bake's frame range, inclusive; `frame_start` holds the initial state.
+    pub frame_start: i32,
+    pub frame_end: i32,
+    pub fps: f32,
+    pub particle_radius: f32,
+    /// Liquid materials in material-id order (the `material` property of particle files).
+    pub liquids: Vec<LiquidInfo>,
+    /// Every frame from `frame_start` through this one has its particle file; `None` until the
+    /// initial frame is written.
+    pub last_complete_frame: Option<i32>,
+    /// How `surface_*.ply` files are meshed; `None` if the bake writes particles only.
+    #[serde(default)]
+    pub surface: Option<crate::surface::SurfaceSettings>,
+}
+
+impl Manifest {
+    /// The manifest of a bake of `scene` (whose settings hold the bake's frame range) with
+    /// nothing written yet.
+    pub fn for_scene(scene: &Scene) -> Manifest {
+        let s = &scene.settings;
+        Manifest {
+            format_version: CACHE_FORMAT_VERSION,
+            gloop_version: env!("CARGO_PKG_VERSION").to_string(),
+            scene_hash: super::scene_hash(scene),
+            frame_start: s.frame_start,
+            frame_end: s.frame_end,
+            fps: s.fps,
+            particle_radius: s.particle_radius,
+            liquids: scene
+                .materials
+                .liquids
+                .iter()
+                .map(|l| LiquidInfo {
+                    name: l.name.clone(),
+                    colour: l.colour,
+                })
+                .collect(),
+            last_complete_frame: None,
+            surface: None,
+        }
+    }
+
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self).expect("a manifest always serializes");
+        write_atomically(path, text.as_bytes())
+    }
+
+    pub fn read(path: &Path) -> Result<Manifest> {
+        let text = std::fs::read_to_string(path).map_err(|e| GloopError::io(path, e))?;
+        let value: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| GloopError::file(path, format!("cannot read manifest: {e}")))?;
+        let version = value.get("format_version").and_then(|v| v.as_u64());
+        match version {
+            Some(v) if v as u32 > CACHE_FORMAT_VERSION => {
+                return Err(GloopError::file(
+                    path,
+                    format!(
+                        "cache format version {v} is newer than this Gloop reads (up to \
+                         {CACHE_FORMAT_VERSION}); update Gloop"
+                    ),
+                ))
+            }
+            Some(_) => {}
+            None => {
+                return Err(GloopError::file(
+                    path,
+                    "manifest has no numeric 'format_version'",
+                ))
+            }
+        }
+        serde_json::from_value(value)
+            .map_err(|e| GloopError::file(path, format!("cannot read manifest: {e}")))
+    }
+}

@@ -1,0 +1,246 @@
+//! Particle files: one binary little-endian PLY per frame, element `vertex` with
+//! `float x y z, float vx vy vz, ushort material, float red green blue` and a comment line
+//! `gloop frame N`. Written and parsed with ply-rs-bw; floats are stored bit for bit.
+
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+use glam::Vec3;
+use ply_rs_bw::parser::{Parser, Reader};
+use ply_rs_bw::ply::{
+    Addable, ElementDef, Encoding, Header, Ply, PropertyAccess, PropertyDef, PropertyType,
+    ScalarType,
+};
+use ply_rs_bw::writer::Writer;
+
+use crate::atomic_file::write_atomically_with;
+use crate::error::{GloopError, Result};
+use crate::sim::LiquidParticles;
+
+/// The vertex properties in file order, with their types.
+const PROPERTIES: [(&str, ScalarType); 10] = [
+    ("x", ScalarType::Float),
+    ("y", ScalarType::Float),
+    ("z", ScalarType::Float),
+    ("vx", ScalarType::Float),
+    ("vy", ScalarType::Float),
+    ("vz", ScalarType::Float),
+    ("material", ScalarType::UShort),
+    ("red", ScalarType::Float),
+    ("green", ScalarType::Float),
+    ("blue", ScalarType::Float),
+];
+/// Bytes per particle in the payload.
+const RECORD_BYTES: u64 = 9 * 4 + 2;
+
+/// One particle as ply-rs-bw sees it.
+#[derive(Clone, Copy, Default)]
+struct Record {
+    p: [f32; 3],
+    v: [f32; 3],
+    material: u16,
+    colour: [f32; 3],
+}
+
+impl PropertyAccess for Record {
+    fn new() -> Self {
+        Record::default()
+    }
+    fn set_float(&mut self, name: &str, value: f32) -> ply_rs_bw::ply::PropertyAccessResult {
+        match name {
+            "x" => self.p[0] = value,
+            "y" => self.p[1] = value,
+            "z" => self.p[2] = value,
+            "vx" => self.v[0] = value,
+            "vy" => self.v[1] = value,
+            "vz" => self.v[2] = value,
+            "red" => self.colour[0] = value,
+            "green" => self.colour[1] = value,
+            "blue" => self.colour[2] = value,
+            _ => return ply_rs_bw::ply::PropertyAccessResult::Ignored,
+        }
+        ply_rs_bw::ply::PropertyAccessResult::Set
+    }
+    fn set_ushort(&mut self, name: &str, value: u16) -> ply_rs_bw::ply::PropertyAccessResult {
+        if name == "material" {
+            self.material = value;
+            return ply_rs_bw::ply::PropertyAccessResult::Set;
+        }
+        ply_rs_bw::ply::PropertyAccessResult::Ignored
+    }
+    fn get_float(&self, name: &str) -> Option<f32> {
+        Some(match name {
+            "x" => self.p[0],
+            "y" => self.p[1],
+            "z" => self.p[2],
+            "vx" => self.v[0],
+            "vy" => self.v[1],
+            "vz" => self.v[2],
+            "red" => self.colour[0],
+            "green" => self.colour[1],
+            "blue" => self.colour[2],
+            _ => return None,
+        })
+    }
+    fn get_ushort(&self, name: &str) -> Option<u16> {
+        (name == "material").then_some(self.material)
+    }
+}
+
+fn header(frame: i32, count: usize) -> Header {
+    let mut header = Header::new();
+    header.encoding = Encoding::BinaryLittleEndian;
+    header.comments.push(format!("gloop frame {frame}"));
+    let mut vertex = ElementDef::new("vertex".to_string());
+    vertex.count = count;
+    for (name, scalar) in PROPERTIES {
+        vertex.properties.add(PropertyDef::new(
+            name.to_string(),
+            PropertyType::Scalar(scalar),
+        ));
+    }
+    header.elements.add(vertex);
+    header
+}
+
+/// Writes the particles of `frame` to `path` (atomically: `<path>.tmp`, then rename).
+pub fn write_particles(path: &Path, frame: i32, particles: &LiquidParticles) -> Result<()> {
+    let n = particles.len();
+    if particles.velocity.len() != n || particles.material.len() != n || particles.colour.len() != n
+    {
+        return Err(GloopError::file(
+            path,
+            "particle arrays have different lengths; refusing to write an inconsistent frame",
+        ));
+    }
+    let records: Vec<Record> = (0..n)
+        .map(|i| Record {
+            p: particles.position[i].to_array(),
+            v: particles.velocity[i].to_array(),
+            material: particles.material[i],
+            colour: particles.colour[i],
+        })
+        .collect();
+    let mut ply = Ply::<Record>::new();
+    ply.header = header(frame, n);
+    ply.payload.insert("vertex".to_string(), records);
+    write_atomically_with(path, |w| {
+        Writer::<Record>::new()
+            .write_ply(w, &mut ply)
+            .map(|_| ())
+            .map_err(|e| std::io::Error::other(e.to_string()))
+    })
+}
+
+/// What a particle file's header says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParticleFileInfo {
+    /// From the `gloop frame N` comment, if present.
+    pub frame: Option<i32>,
+    pub particles: usize,
+}
+
+/// Reads and checks the header: binary little-endian, one `vertex` element with exactly our
+/// properties. Leaves `reader` at the start of the payload.
+fn read_checked_header<R: std::io::BufRead>(
+    path: &Path,
+    reader: &mut Reader<R>,
+) -> Result<ParticleFileInfo> {
+    let bad = |why: String| GloopError::file(path, format!("not a Gloop particle file: {why}"));
+    let header = Parser::<Record>::new()
+        .read_header(reader)
+        .map_err(|e| bad(format!("bad PLY header ({e})")))?;
+    if header.encoding != Encoding::BinaryLittleEndian {
+        return Err(bad("expected binary_little_endian encoding".into()));
+    }
+    let vertex = match (header.elements.len(), header.elements.get("vertex")) {
+        (1, Some(vertex)) => vertex,
+        _ => return Err(bad("expected exactly one element, 'vertex'".into())),
+    };
+    let found: Vec<(&str, &PropertyType)> = vertex
+        .properties
+        .values()
+        .map(|p| (p.name.as_str(), &p.data_type))
+        .collect();
+    let expected: Vec<(&str, PropertyType)> = PROPERTIES
+        .iter()
+        .map(|(n, t)| (*n, PropertyType::Scalar(t.clone())))
+        .collect();
+    let same = found.len() == expected.len()
+        && found
+            .iter()
+            .zip(&expected)
+            .all(|(a, b)| a.0 == b.0 && *a.1 == b.1);
+    if !same {
+        return Err(bad(format!(
+            "vertex properties are {:?}, expected {:?}",
+            found.iter().map(|p| p.0).collect::<Vec<_>>(),
+            PROPERTIES.iter().map(|p| p.0).collect::<Vec<_>>()
+        )));
+    }
+    let frame = header
+        .comments
+        .iter()
+        .find_map(|c| c.strip_prefix("gloop frame ")?.trim().parse().ok());
+    Ok(ParticleFileInfo {
+        frame,
+        particles: vertex.count,
+    })
+}
+
+/// Reads only the header of a particle file (cheap: for `gloop info` and resume checks).
+pub fn read_particles_header(path: &Path) -> Result<ParticleFileInfo> {
+    let file = std::fs::File::open(path).map_err(|e| GloopError::io(path, e))?;
+    read_checked_header(path, &mut Reader::new(BufReader::new(file)))
+}
+
+/// Reads a particle file written by [`write_particles`]. A truncated, padded or otherwise
+/// damaged file is an error naming the file.
+pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
+    let bytes = std::fs::read(path).map_err(|e| GloopError::io(path, e))?;
+    let mut reader = Reader::new(std::io::Cursor::new(bytes.as_slice()));
+    let info = read_checked_header(path, &mut reader)?;
+    // Check the payload size first: it gives a clear message for the commonest damage (a copy
+    // or download cut short) and keeps a corrupt count from driving a huge allocation.
+    let header_len = reader.get_ref().position();
+    let payload = bytes.len() as u64 - header_len;
+    let expected = info.particles as u64 * RECORD_BYTES;
+    if payload != expected {
+        let why = if payload < expected {
+            "truncated"
+        } else {
+            "corrupt"
+        };
+        return Err(GloopError::file(
+            path,
+            format!(
+                "particle file is {why}: the header announces {} particles ({expected} bytes) \
+                 but {payload} bytes follow it",
+                info.particles
+            ),
+        ));
+    }
+    let records = read_payload(path, &mut reader, info.particles)?;
+    let mut particles = LiquidParticles::default();
+    for r in records {
+        particles.push(
+            Vec3::from_array(r.p),
+            Vec3::from_array(r.v),
+            r.material,
+            r.colour,
+        );
+    }
+    Ok(particles)
+}
+
+fn read_payload<R: std::io::BufRead + Read>(
+    path: &Path,
+    reader: &mut Reader<R>,
+    count: usize,
+) -> Result<Vec<Record>> {
+    let header = header(0, count);
+    let element = &header.elements["vertex"];
+    Parser::<Record>::new()
+        .read_payload_for_element(reader, element, &header)
+        .map_err(|e| GloopError::file(path, format!("cannot read particle data: {e}")))
+}

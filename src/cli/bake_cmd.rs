@@ -1,0 +1,92 @@
+//! `gloop bake` and `gloop demo`: run a bake with a progress bar.
+
+use std::path::Path;
+use std::time::Duration;
+
+use gloop::bake::{bake, BakeOptions, BakeOutcome, BakeProgress};
+use gloop::{Result, Scene};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// What to bake and how; the flags of `gloop bake` and `gloop demo`.
+pub struct BakeArgs {
+    pub frames: Option<(i32, i32)>,
+    pub resume: bool,
+    /// Mesh surfaces alongside the particles.
+    pub surface: bool,
+}
+
+pub fn bake_file(scene: &Path, out: &Path, args: BakeArgs) -> Result<i32> {
+    let scene = Scene::load(scene)?;
+    run(&scene, out, args)
+}
+
+pub fn demo(name: &str, out: &Path, args: BakeArgs) -> Result<i32> {
+    let scene = super::demo_scene(name)?;
+    run(&scene, out, args)
+}
+
+fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
+    let defaults = BakeOptions::default();
+    let options = BakeOptions {
+        resume: args.resume,
+        frames: args.frames,
+        surface: defaults.surface.clone().filter(|_| args.surface),
+        ..defaults
+    };
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} frames  {msg}")
+            .expect("a valid progress template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(250));
+    let mut on_progress = |p: &BakeProgress| {
+        bar.set_length(p.frames_total as u64);
+        bar.set_position(p.frames_done as u64);
+        bar.set_message(progress_message(p));
+    };
+    // A `cancel` file left by an earlier run would stop this bake at once.
+    gloop::bake::remove_stale_cancel(out)?;
+    let result = bake(scene, out, &options, &mut on_progress);
+    bar.finish_and_clear();
+    let summary = result?;
+    let frames_simulated = summary.stats.len();
+    match summary.outcome {
+        BakeOutcome::Finished => {
+            println!(
+                "baked frames {}..{} into {} ({frames_simulated} simulated in {:.1} s)",
+                summary.first_frame,
+                summary.last_frame,
+                out.display(),
+                summary.elapsed_s
+            );
+            Ok(0)
+        }
+        BakeOutcome::Cancelled => {
+            println!(
+                "cancelled: frames up to {} are kept in {}; continue with --resume",
+                summary.last_frame,
+                out.display()
+            );
+            Ok(super::EXIT_CANCELLED)
+        }
+    }
+}
+
+fn progress_message(p: &BakeProgress) -> String {
+    let eta = match p.eta_s {
+        Some(s) => format!("ETA {}", format_duration(s)),
+        None => "ETA --".to_string(),
+    };
+    format!(
+        "frame {}  {} liquid + {} object particles  {eta}",
+        p.frame, p.liquid_particles, p.object_particles
+    )
+}
+
+fn format_duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, s % 3600 / 60)
+    } else {
+        format!("{}m{:02}s", s / 60, s % 60)
+    }
+}

@@ -1,0 +1,174 @@
+//! `gloop bench`: solver speed and memory on the demos (or given scene files).
+//!
+//! Per scene: median wall-clock seconds per frame, neighbour pairs processed per second
+//! (`FrameStats::neighbour_pairs` over solver time), and peak memory per particle: the rise of
+//! the process's peak resident set (`VmHWM`) over its resident set before the scene was built,
+//! divided by liquid + object particles. Each scene runs in a child process of its own
+//! (`gloop bench-one`), so one scene's heap never inflates or hides another's peak. Nothing is
+//! written to disk.
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use gloop::{GloopError, Result, Scene, Simulation};
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize)]
+struct Row {
+    name: String,
+    liquid: usize,
+    object: usize,
+    median_s: f64,
+    pairs_per_s: f64,
+    peak_bytes: u64,
+    bytes_per_particle: f64,
+}
+
+pub fn run(frames: u32, scenes: &[String]) -> Result<()> {
+    if frames == 0 {
+        return Err(GloopError::Other("--frames must be at least 1".into()));
+    }
+    let names: Vec<String> = if scenes.is_empty() {
+        super::demo_names().iter().map(|s| s.to_string()).collect()
+    } else {
+        scenes.to_vec()
+    };
+    // Load everything first so a typo fails before minutes of benchmarking.
+    let loaded: Vec<(String, Scene)> = names
+        .iter()
+        .map(|n| load(n).map(|s| (n.clone(), s)))
+        .collect::<Result<_>>()?;
+    println!(
+        "gloop bench: {frames} frames per scene, {} threads",
+        rayon::current_num_threads()
+    );
+    let mut rows = Vec::new();
+    for (name, _) in loaded {
+        eprintln!("  running {name} ...");
+        rows.push(run_child(&name, frames)?);
+    }
+    print_table(&rows);
+    Ok(())
+}
+
+/// Runs one scene in a fresh `gloop bench-one` process and parses its result line.
+fn run_child(name: &str, frames: u32) -> Result<Row> {
+    let exe = std::env::current_exe().map_err(|e| GloopError::Other(e.to_string()))?;
+    let out = Command::new(&exe)
+        .args(["bench-one", "--frames", &frames.to_string(), name])
+        .output()
+        .map_err(|e| GloopError::io(&exe, e))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let message = stderr.trim().trim_start_matches("error: ");
+        return Err(GloopError::Other(format!(
+            "bench of {name} failed: {message}"
+        )));
+    }
+    let line = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(line.trim())
+        .map_err(|e| GloopError::Other(format!("bench of {name}: unreadable result ({e})")))
+}
+
+/// `gloop bench-one`: benchmarks one scene in this process and prints its row as JSON.
+pub fn run_one(frames: u32, name: &str) -> Result<()> {
+    let scene = load(name)?;
+    let row = bench_scene(name, &scene, frames)?;
+    println!("{}", serde_json::to_string(&row).expect("a row serializes"));
+    Ok(())
+}
+
+fn load(name: &str) -> Result<Scene> {
+    if super::demo_names().contains(&name) {
+        return super::demo_scene(name);
+    }
+    let path = Path::new(name);
+    if path.exists() {
+        return Scene::load(path);
+    }
+    Err(GloopError::Other(format!(
+        "'{name}' is neither a demo ({}) nor a scene file",
+        super::demo_names().join(", ")
+    )))
+}
+
+fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
+    let baseline = proc_status_bytes("VmRSS:").unwrap_or(0);
+    let mut sim = Simulation::new(scene)?;
+    let never = AtomicBool::new(false);
+    let mut seconds = Vec::new();
+    let mut pairs: u64 = 0;
+    let (mut liquid, mut object) = (sim.liquid().len(), sim.object_positions().len());
+    for _ in 0..frames {
+        let t = Instant::now();
+        let stats = sim.step_frame(&never)?;
+        seconds.push(t.elapsed().as_secs_f64());
+        pairs += stats.neighbour_pairs;
+        liquid = liquid.max(stats.liquid_particles);
+        object = object.max(stats.object_particles);
+    }
+    let peak = proc_status_bytes("VmHWM:").unwrap_or(0);
+    let total: f64 = seconds.iter().sum();
+    seconds.sort_by(|a, b| a.total_cmp(b));
+    let median_s = if seconds.len() % 2 == 1 {
+        seconds[seconds.len() / 2]
+    } else {
+        (seconds[seconds.len() / 2 - 1] + seconds[seconds.len() / 2]) / 2.0
+    };
+    let particles = (liquid + object).max(1);
+    Ok(Row {
+        name: name.to_string(),
+        liquid,
+        object,
+        median_s,
+        pairs_per_s: pairs as f64 / total.max(1e-12),
+        peak_bytes: peak,
+        bytes_per_particle: peak.saturating_sub(baseline) as f64 / particles as f64,
+    })
+}
+
+/// Issue 2's targets on the 2-core reference machine: seconds per frame (the paper's in
+/// brackets) and bytes per particle.
+fn target(name: &str) -> &'static str {
+    match name {
+        "honey-drop" => "<=0.040 s (paper 4.0), <=300 B",
+        "paint-drops" => "(paper 2.5 s), <=300 B",
+        "fan" => "<=0.5 s (paper 65), <=300 B",
+        _ => "",
+    }
+}
+
+fn print_table(rows: &[Row]) {
+    println!(
+        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10}  target",
+        "scene", "liquid", "object", "s/frame(med)", "pairs/s", "peak MB", "B/particle"
+    );
+    for r in rows {
+        println!(
+            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0}  {}",
+            r.name,
+            r.liquid,
+            r.object,
+            r.median_s,
+            r.pairs_per_s,
+            r.peak_bytes as f64 / 1e6,
+            r.bytes_per_particle,
+            target(&r.name)
+        );
+    }
+}
+
+/// A `kB` line of /proc/self/status, in bytes (None off Linux).
+fn proc_status_bytes(key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    let kb: u64 = line[key.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}

@@ -1,0 +1,49 @@
+//! `gloop mesh DIR`: (re)mesh the particle files of a cache into surface files, e.g. after a
+//! bake with `--no-surface` or to try other surface settings.
+
+use std::path::Path;
+
+use gloop::cache::{read_particles, CacheDir, Manifest};
+use gloop::surface::{mesh_liquid, write_surface_ply, SurfaceSettings};
+use gloop::{GloopError, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub fn run(dir: &Path, frames: Option<(i32, i32)>, settings: SurfaceSettings) -> Result<()> {
+    let cache = CacheDir::new(dir);
+    let mut manifest = Manifest::read(&cache.manifest())?;
+    let present = cache
+        .frames_present("particles")
+        .map_err(|e| GloopError::io(dir, e))?;
+    let selected: Vec<i32> = present
+        .into_iter()
+        .filter(|f| frames.is_none_or(|(a, b)| (a..=b).contains(f)))
+        .collect();
+    if selected.is_empty() {
+        return Err(GloopError::file(
+            dir,
+            "no particle files to mesh in this range",
+        ));
+    }
+    let bar = ProgressBar::new(selected.len() as u64).with_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} frames  {msg}")
+            .expect("a valid progress template"),
+    );
+    let mut triangles = 0;
+    for &frame in &selected {
+        let particles = read_particles(&cache.particles(frame))?;
+        let mesh = mesh_liquid(&particles, manifest.particle_radius, &settings);
+        triangles = mesh.triangles.len();
+        write_surface_ply(&cache.surface(frame), &mesh)?;
+        bar.set_message(format!("frame {frame}: {triangles} triangles"));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    manifest.surface = Some(settings);
+    manifest.write(&cache.manifest())?;
+    println!(
+        "meshed {} frames in {} (last: {triangles} triangles)",
+        selected.len(),
+        dir.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,174 @@
+//! Argument parsing (clap derive) and dispatch to one file per command.
+
+mod bake_cmd;
+mod bench;
+mod frames;
+mod info;
+mod mesh;
+mod validate;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use gloop::surface::SurfaceSettings;
+
+/// Exit status of a bake stopped by its `cancel` file (finished frames are kept).
+pub const EXIT_CANCELLED: i32 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "gloop",
+    version,
+    about = "Bake highly viscous liquids (Steele et al. 2004)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Bake a built-in demo scene (honey-drop, paint-drops, fan) into a cache folder.
+    Demo {
+        /// Which demo.
+        name: String,
+        /// Cache folder to write (created if missing; an earlier bake in it is replaced).
+        #[arg(long)]
+        out: PathBuf,
+        /// Frames to bake, inclusive, e.g. `1..50` (default: the demo's range).
+        #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
+        frames: Option<(i32, i32)>,
+        /// Continue from the last complete frame in the cache folder.
+        #[arg(long)]
+        resume: bool,
+        /// Write particle files only, no surface meshes (mesh later with `gloop mesh`).
+        #[arg(long)]
+        no_surface: bool,
+    },
+    /// Bake a scene file (binary `.gloop` or JSON) into a cache folder.
+    Bake {
+        scene: PathBuf,
+        /// Cache folder to write (created if missing; an earlier bake in it is replaced).
+        #[arg(long)]
+        out: PathBuf,
+        /// Frames to bake, inclusive, e.g. `1..50` (default: the scene's range).
+        #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
+        frames: Option<(i32, i32)>,
+        /// Continue from the last complete frame in the cache folder.
+        #[arg(long)]
+        resume: bool,
+        /// Write particle files only, no surface meshes (mesh later with `gloop mesh`).
+        #[arg(long)]
+        no_surface: bool,
+    },
+    /// Print what a cache folder holds: manifest, frames present, particle counts.
+    Info { dir: PathBuf },
+    /// Mesh (or re-mesh) a cache's particle files into surface files.
+    Mesh {
+        dir: PathBuf,
+        /// Frames to mesh, inclusive (default: all present).
+        #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
+        frames: Option<(i32, i32)>,
+        /// Marching-cubes cell size in particle radii (smaller = finer).
+        #[arg(long, default_value_t = SurfaceSettings::default().resolution)]
+        resolution: f32,
+        /// 0 = raw particle field, 1 = very smooth.
+        #[arg(long, default_value_t = SurfaceSettings::default().smoothness)]
+        smoothness: f32,
+    },
+    /// Measure solver speed and memory: median seconds per frame, neighbour pairs per second,
+    /// peak memory per particle.
+    Bench {
+        /// Frames to simulate per scene.
+        #[arg(long, default_value_t = 10)]
+        frames: u32,
+        /// Demo names or scene files (default: every demo).
+        scenes: Vec<String>,
+    },
+    /// One scene of `gloop bench`, run in its own process; prints a JSON row.
+    #[command(hide = true)]
+    BenchOne {
+        #[arg(long)]
+        frames: u32,
+        scene: String,
+    },
+    /// Run the physical validation scenes and report PASS/FAIL per check.
+    Validate {
+        /// Scenes to run (default: all).
+        names: Vec<String>,
+    },
+}
+
+/// Parses the arguments, runs the command and returns the exit status.
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo {
+            name,
+            out,
+            frames,
+            resume,
+            no_surface,
+        } => {
+            let args = bake_cmd::BakeArgs {
+                frames,
+                resume,
+                surface: !no_surface,
+            };
+            bake_cmd::demo(&name, &out, args)
+        }
+        Command::Bake {
+            scene,
+            out,
+            frames,
+            resume,
+            no_surface,
+        } => {
+            let args = bake_cmd::BakeArgs {
+                frames,
+                resume,
+                surface: !no_surface,
+            };
+            bake_cmd::bake_file(&scene, &out, args)
+        }
+        Command::Info { dir } => info::run(&dir).map(|()| 0),
+        Command::Mesh {
+            dir,
+            frames,
+            resolution,
+            smoothness,
+        } => {
+            let settings = SurfaceSettings {
+                resolution,
+                smoothness,
+                ..SurfaceSettings::default()
+            };
+            mesh::run(&dir, frames, settings).map(|()| 0)
+        }
+        Command::Bench { frames, scenes } => bench::run(frames, &scenes).map(|()| 0),
+        Command::BenchOne { frames, scene } => bench::run_one(frames, &scene).map(|()| 0),
+        Command::Validate { names } => validate::run(&names),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+/// A demo scene by name, or an error listing the known names.
+fn demo_scene(name: &str) -> gloop::Result<gloop::Scene> {
+    use gloop::demos::{demo_scene, DEMO_NAMES};
+    demo_scene(name).ok_or_else(|| {
+        gloop::GloopError::Other(format!(
+            "unknown demo '{name}'; known demos: {}",
+            DEMO_NAMES.join(", ")
+        ))
+    })
+}
+
+fn demo_names() -> &'static [&'static str] {
+    gloop::demos::DEMO_NAMES
+}

@@ -1,1 +1,0 @@
-//! Built-in demo scenes reproducing the paper's Table 1.

@@ -1,0 +1,193 @@
+//! Particle files and the manifest: exact round trips, and damaged files rejected with an
+//! error naming the file.
+
+use glam::Vec3;
+use gloop::cache::{
+    read_particles, read_particles_header, write_particles, CacheDir, Manifest, Status,
+};
+use gloop::sim::LiquidParticles;
+
+mod bake_support;
+
+/// Particles whose floats exercise every corner of f32: signs, zero, subnormals, extremes.
+fn awkward_particles() -> LiquidParticles {
+    let specials = [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.5e-3,
+        f32::MIN_POSITIVE,
+        f32::from_bits(1), // smallest subnormal
+        f32::MAX,
+        f32::MIN,
+        std::f32::consts::PI,
+        1.0 / 3.0,
+    ];
+    let mut particles = LiquidParticles::default();
+    for i in 0..500usize {
+        let f = |k: usize| specials[(i * 7 + k * 3) % specials.len()] * (1.0 + i as f32 * 1e-3);
+        particles.push(
+            Vec3::new(f(0), f(1), f(2)),
+            Vec3::new(f(3), f(4), f(5)),
+            (i % 3) as u16 * 21845, // 0, 21845, 43690: spans the ushort range
+            [f(6), f(7), f(8)],
+        );
+    }
+    particles
+}
+
+fn bits(p: &LiquidParticles) -> Vec<u32> {
+    let mut out = Vec::new();
+    for i in 0..p.len() {
+        out.extend(p.position[i].to_array().map(f32::to_bits));
+        out.extend(p.velocity[i].to_array().map(f32::to_bits));
+        out.push(p.material[i] as u32);
+        out.extend(p.colour[i].map(f32::to_bits));
+    }
+    out
+}
+
+#[test]
+fn particle_file_round_trips_bit_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = CacheDir::new(dir.path()).particles(42);
+    let particles = awkward_particles();
+    write_particles(&path, 42, &particles).unwrap();
+    let back = read_particles(&path).unwrap();
+    assert_eq!(back.len(), 500);
+    assert_eq!(bits(&back), bits(&particles));
+    let header = read_particles_header(&path).unwrap();
+    assert_eq!(header.frame, Some(42));
+    assert_eq!(header.particles, 500);
+    // The layout other tools rely on: binary little endian, 38 bytes per particle.
+    let bytes = std::fs::read(&path).unwrap();
+    let text = String::from_utf8_lossy(&bytes[..300]);
+    assert!(text.starts_with("ply\nformat binary_little_endian 1.0\ncomment gloop frame 42\n"));
+    assert!(text.contains("property ushort material\nproperty float red\n"));
+    let header_len = text.find("end_header\n").unwrap() + "end_header\n".len();
+    assert_eq!(bytes.len() - header_len, 500 * 38);
+    // No temporary file is left behind.
+    assert!(!dir.path().join("particles_00042.ply.tmp").exists());
+}
+
+#[test]
+fn empty_frame_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("particles_00001.ply");
+    write_particles(&path, 1, &LiquidParticles::default()).unwrap();
+    assert!(read_particles(&path).unwrap().is_empty());
+}
+
+#[test]
+fn truncated_particle_file_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("particles_00007.ply");
+    write_particles(&path, 7, &awkward_particles()).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    for cut in [
+        bytes.len() - 1,
+        bytes.len() - 38 * 10,
+        bytes.len() / 2,
+        40,
+        0,
+    ] {
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        let err = read_particles(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("particles_00007.ply"),
+            "cut at {cut}: error does not name the file: {err}"
+        );
+    }
+    std::fs::write(&path, &bytes[..bytes.len() - 5]).unwrap();
+    let err = read_particles(&path).unwrap_err().to_string();
+    assert!(err.contains("truncated"), "{err}");
+}
+
+#[test]
+fn corrupt_particle_files_are_errors_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("particles_00003.ply");
+    write_particles(&path, 3, &awkward_particles()).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+
+    // Trailing garbage.
+    let mut padded = good.clone();
+    padded.extend_from_slice(b"junk");
+    // An ASCII PLY with the right properties is still not ours.
+    let ascii = text(&good[..300]).replace("binary_little_endian", "ascii");
+    let ascii = ascii[..ascii.find("end_header\n").unwrap() + 11].to_string() + "0 0 0\n";
+    // A property renamed.
+    let renamed = text(&good).replace("property float vx", "property float qx");
+    // A count far beyond the data.
+    let huge = text(&good).replace("element vertex 500", "element vertex 4000000000");
+    for (what, bytes) in [
+        ("padded", padded),
+        ("ascii", ascii.into_bytes()),
+        ("renamed", renamed.into_bytes()),
+        ("huge count", huge.into_bytes()),
+        ("not ply", b"hello world\n".to_vec()),
+    ] {
+        std::fs::write(&path, &bytes).unwrap();
+        let err = read_particles(&path).unwrap_err().to_string();
+        assert!(err.contains("particles_00003.ply"), "{what}: {err}");
+    }
+    let missing = dir.path().join("particles_00099.ply");
+    let err = read_particles(&missing).unwrap_err().to_string();
+    assert!(err.contains("particles_00099.ply"), "{err}");
+}
+
+#[test]
+fn manifest_and_status_round_trip_and_refuse_newer_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = CacheDir::new(dir.path());
+    let scene = bake_support::tiny_scene(5);
+    let mut manifest = Manifest::for_scene(&scene);
+    manifest.last_complete_frame = Some(3);
+    manifest.write(&cache.manifest()).unwrap();
+    let back = Manifest::read(&cache.manifest()).unwrap();
+    assert_eq!(back, manifest);
+    assert_eq!(back.liquids[0].name, "honey");
+    assert_eq!((back.frame_start, back.frame_end), (1, 5));
+
+    let json = std::fs::read_to_string(cache.manifest()).unwrap();
+    std::fs::write(
+        cache.manifest(),
+        json.replace("\"format_version\": 1", "\"format_version\": 9"),
+    )
+    .unwrap();
+    let err = Manifest::read(&cache.manifest()).unwrap_err().to_string();
+    assert!(
+        err.contains("manifest.json") && err.contains("newer"),
+        "{err}"
+    );
+
+    let status = Status {
+        state: gloop::cache::BakeState::Cancelled,
+        frame: 4,
+        frames_done: 4,
+        frames_total: 5,
+        liquid_particles: 216,
+        object_particles: 900,
+        elapsed_s: 1.5,
+        eta_s: None,
+        error: None,
+    };
+    status.write(&cache.status()).unwrap();
+    let text = std::fs::read_to_string(cache.status()).unwrap();
+    assert!(text.contains("\"state\": \"cancelled\""), "{text}");
+    assert_eq!(Status::read(&cache.status()).unwrap(), status);
+}
+
+#[test]
+fn scene_hash_ignores_frame_end_only() {
+    let a = bake_support::tiny_scene(5);
+    let b = bake_support::tiny_scene(50);
+    assert_eq!(gloop::cache::scene_hash(&a), gloop::cache::scene_hash(&b));
+    let mut c = a.clone();
+    c.settings.substeps += 1;
+    assert_ne!(gloop::cache::scene_hash(&a), gloop::cache::scene_hash(&c));
+    let mut d = a.clone();
+    d.settings.frame_start = 2;
+    assert_ne!(gloop::cache::scene_hash(&a), gloop::cache::scene_hash(&d));
+}

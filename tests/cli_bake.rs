@@ -1,0 +1,118 @@
+//! The `gloop` binary end to end: bakes are bit-identical whatever the thread count, `info`
+//! describes the cache, `demo` bakes a built-in scene.
+
+use std::path::Path;
+use std::process::Command;
+
+mod bake_support;
+use bake_support::{particle_files, snapshot, tiny_scene};
+
+fn gloop(args: &[&str], threads: Option<&str>) -> (i32, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gloop"));
+    command.args(args);
+    if let Some(n) = threads {
+        command.env("RAYON_NUM_THREADS", n);
+    }
+    let out = command.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn bake_is_bit_identical_with_one_and_two_threads() {
+    let work = tempfile::tempdir().unwrap();
+    let scene = work.path().join("tiny.json");
+    tiny_scene(5).save(&scene).unwrap();
+    let (one, two) = (work.path().join("one"), work.path().join("two"));
+    for (dir, threads) in [(&one, "1"), (&two, "2")] {
+        let (code, stdout, stderr) = gloop(&["bake", s(&scene), "--out", s(dir)], Some(threads));
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(stdout.contains("baked frames 1..5"), "{stdout}");
+    }
+    // Particles and surfaces alike.
+    let frame_files = |dir: &Path| {
+        let mut files = snapshot(dir);
+        files.retain(|name, _| name.ends_with(".ply"));
+        files
+    };
+    let (a, b) = (frame_files(&one), frame_files(&two));
+    assert_eq!(a.len(), 10);
+    for (name, bytes) in &a {
+        assert!(b[name] == *bytes, "{name} differs between 1 and 2 threads");
+    }
+
+    let (code, stdout, stderr) = gloop(&["info", s(&one)], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("frames 1..5"), "{stdout}");
+    assert!(stdout.contains("particle files: 5 (1..5)"), "{stdout}");
+    assert!(stdout.contains("liquid 0: honey"), "{stdout}");
+    let count = gloop::cache::read_particles(&one.join("particles_00005.ply"))
+        .unwrap()
+        .len();
+    assert!(stdout.contains(&format!("    5  {count}")), "{stdout}");
+}
+
+#[test]
+fn bake_frames_and_resume_flags() {
+    let work = tempfile::tempdir().unwrap();
+    let scene = work.path().join("tiny.json");
+    tiny_scene(5).save(&scene).unwrap();
+    let out = work.path().join("cache");
+    let (code, _, stderr) = gloop(
+        &["bake", s(&scene), "--out", s(&out), "--frames", "1..3"],
+        None,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(particle_files(&out).len(), 3);
+    let (code, stdout, stderr) = gloop(&["bake", s(&scene), "--out", s(&out), "--resume"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("baked frames 3..5"), "{stdout}");
+    let full = work.path().join("full");
+    gloop(&["bake", s(&scene), "--out", s(&full)], None);
+    assert!(particle_files(&out) == particle_files(&full));
+}
+
+#[test]
+fn demo_bakes_a_few_frames() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("honey");
+    let (code, stdout, stderr) = gloop(
+        &["demo", "honey-drop", "--out", s(&out), "--frames", "1..2"],
+        None,
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let files = particle_files(&out);
+    assert_eq!(files.len(), 2);
+    let first = gloop::cache::read_particles(&out.join("particles_00001.ply")).unwrap();
+    assert!(first.len() > 100);
+}
+
+#[test]
+fn no_surface_then_mesh_later() {
+    let work = tempfile::tempdir().unwrap();
+    let scene = work.path().join("tiny.json");
+    tiny_scene(3).save(&scene).unwrap();
+    let out = work.path().join("cache");
+    let (code, _, stderr) = gloop(&["bake", s(&scene), "--out", s(&out), "--no-surface"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!snapshot(&out).keys().any(|n| n.starts_with("surface_")));
+
+    let (code, stdout, stderr) = gloop(&["mesh", s(&out), "--frames", "2..3"], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("meshed 2 frames"), "{stdout}");
+    let cache = gloop::cache::CacheDir::new(&out);
+    assert!(!cache.surface(1).exists());
+    for frame in [2, 3] {
+        let mesh = gloop::surface::read_surface_ply(&cache.surface(frame)).unwrap();
+        assert!(!mesh.triangles.is_empty());
+    }
+    let (_, stdout, _) = gloop(&["info", s(&out)], None);
+    assert!(stdout.contains("surface files: 2 (2..3)"), "{stdout}");
+}

@@ -1,0 +1,36 @@
+//! `gloop bench` plumbing (not speed: that is what the command is for): it runs a scene file
+//! in a child process and reports its particle counts, pair rate and memory per particle.
+
+use std::process::Command;
+
+mod bake_support;
+
+#[test]
+fn bench_reports_a_row_per_scene() {
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("tiny.json");
+    let scene = bake_support::tiny_scene(3);
+    scene.save(&path).unwrap();
+    let sim = gloop::Simulation::new(&scene).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gloop"))
+        .args(["bench", "--frames", "2", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with(path.to_str().unwrap()))
+        .unwrap_or_else(|| panic!("no row in {stdout}"));
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    let number = |i: usize| fields[i].parse::<f64>().unwrap();
+    assert_eq!(number(1) as usize, sim.liquid().len(), "{row}");
+    assert_eq!(number(2) as usize, sim.object_positions().len(), "{row}");
+    assert!(number(3) > 0.0, "seconds per frame: {row}");
+    assert!(number(4) > 0.0, "pairs per second: {row}");
+    assert!(number(5) > 0.0 && number(6) > 0.0, "memory: {row}");
+}

@@ -1,0 +1,206 @@
+//! The demos run: every frame of the bake is free of NaN and no liquid particle ends up inside
+//! an obstacle (the issue's "no liquid particle through an obstacle"), and the liquid really
+//! reaches the obstacle, so the check is not passed by missing it. Nothing explodes either: no
+//! particle moves faster than it could by falling from the top of the scene to the floor (plus
+//! what a moving obstacle can give it), with a 50 % allowance for splashes.
+//!
+//! CI sizing: the scenes keep their physical geometry, frame rate and step counts, but the
+//! particle radius is scaled up (fewer, larger particles), as `coarse` says per demo.
+
+use std::sync::atomic::AtomicBool;
+
+use glam::{Mat4, Vec3};
+use gloop::demos::{self, demo_counts, demo_scene};
+use gloop::scene::{Motion, Scene};
+use gloop::Simulation;
+
+/// `name` with its particle radius multiplied by `factor` and `frames` frames.
+fn coarse(name: &str, factor: f32, frames: i32) -> Scene {
+    let mut scene = demo_scene(name).unwrap();
+    scene.settings.particle_radius *= factor;
+    scene.settings.frame_end = scene.settings.frame_start + frames - 1;
+    if let Some(fan) = scene.objects.iter_mut().find(|o| o.name == "fan") {
+        if let Motion::Rigid { matrices, .. } = &mut fan.motion {
+            matrices.truncate(frames as usize);
+        }
+    }
+    let (liquid, object) = demo_counts(&scene);
+    println!(
+        "{name} at r = {} m: {liquid} liquid + {object} object particles, {frames} frames",
+        scene.settings.particle_radius
+    );
+    scene
+}
+
+/// Fastest a liquid particle can physically move: free fall from the highest liquid particle
+/// to the domain's floor, plus twice the fastest obstacle speed (liquid flung off a blade
+/// leaves it at up to about √2 times the blade speed), with 50 % to spare.
+fn speed_limit(scene: &Scene, liquid: &[Vec3], obstacle_speed: f32) -> f32 {
+    let top = liquid.iter().map(|p| p.z).fold(f32::MIN, f32::max);
+    let fall = top - scene.settings.domain.min.z;
+    1.5 * ((2.0 * scene.settings.gravity.length() * fall).sqrt() + 2.0 * obstacle_speed)
+}
+
+/// Steps `scene` through all its frames; after each, checks that every liquid particle is
+/// finite, no faster than `speed_limit`, and passes `outside` (given the frame and the
+/// position). Returns how close the liquid came to the obstacle over the run (the smallest
+/// `clearance`).
+fn run_checked(
+    scene: &Scene,
+    obstacle_speed: f32,
+    outside: impl Fn(i32, Vec3) -> bool,
+    clearance: impl Fn(i32, Vec3) -> f32,
+) -> f32 {
+    let mut sim = Simulation::new(scene).expect("demo scene starts");
+    let cancel = AtomicBool::new(false);
+    let mut closest = f32::INFINITY;
+    assert!(!sim.liquid().is_empty());
+    let limit = speed_limit(scene, &sim.liquid().position, obstacle_speed);
+    for _ in scene.settings.frame_start..scene.settings.frame_end {
+        sim.step_frame(&cancel).expect("frame steps");
+        let frame = sim.frame();
+        let liquid = sim.liquid();
+        for (i, (p, v)) in liquid.position.iter().zip(&liquid.velocity).enumerate() {
+            assert!(
+                p.is_finite() && v.is_finite(),
+                "frame {frame}: particle {i} at {p}, velocity {v}"
+            );
+            let speed = v.length();
+            assert!(
+                speed <= limit,
+                "frame {frame}: particle {i} at {p} moves at {speed} m/s, faster than {limit} m/s: \
+                 the liquid explodes"
+            );
+            assert!(
+                outside(frame, *p),
+                "frame {frame}: liquid particle {i} at {p} is inside the obstacle"
+            );
+            closest = closest.min(clearance(frame, *p));
+        }
+    }
+    assert_eq!(sim.frame(), scene.settings.frame_end);
+    closest
+}
+
+/// A ball obstacle: liquid must stay at least the ball's radius from its centre.
+fn run_ball_demo(scene: &Scene, centre: Vec3, radius: f32) {
+    let r = scene.settings.particle_radius;
+    let closest = run_checked(
+        scene,
+        0.0,
+        |_, p| p.distance(centre) >= radius,
+        |_, p| p.distance(centre) - radius,
+    );
+    // The liquid landed on the ball (within a few radii of its surface) at some frame.
+    assert!(
+        closest < 4.0 * r,
+        "liquid never came within 4r of the ball (closest {closest} m)"
+    );
+}
+
+#[test]
+fn honey_drop_runs_200_frames_without_nan_or_tunnelling() {
+    let scene = coarse("honey-drop", 2.0, 200);
+    run_ball_demo(
+        &scene,
+        demos::honey_drop::BALL_CENTRE,
+        demos::honey_drop::BALL_RADIUS,
+    );
+}
+
+#[test]
+fn paint_drops_run_200_frames_without_nan_or_tunnelling() {
+    let scene = coarse("paint-drops", 2.0, 200);
+    run_ball_demo(
+        &scene,
+        demos::paint_drops::BALL_CENTRE,
+        demos::paint_drops::BALL_RADIUS,
+    );
+}
+
+#[test]
+fn fan_runs_without_nan_or_liquid_inside_its_blades() {
+    let scene = coarse("fan", 2.5, 200);
+    let r = scene.settings.particle_radius;
+    let shape = demos::fan::fan_shape();
+    let fan = scene.objects.iter().find(|o| o.name == "fan").unwrap();
+    let Motion::Rigid {
+        first_frame,
+        matrices,
+    } = &fan.motion
+    else {
+        panic!("the fan moves rigidly");
+    };
+    // The fan's pose at each frame, inverted once: world → fan-local.
+    let to_local: Vec<Mat4> = matrices.iter().map(|m| m.inverse()).collect();
+    let local = |frame: i32, p: Vec3| to_local[(frame - first_frame) as usize].transform_point3(p);
+    let tip_speed = std::f32::consts::TAU * demos::fan::REVOLUTIONS_PER_SECOND * shape.tip_radius;
+    let closest = run_checked(
+        &scene,
+        tip_speed,
+        |frame, p| !shape.contains(local(frame, p)),
+        |frame, p| shape.signed_distance(local(frame, p)),
+    );
+    assert!(
+        closest < 4.0 * r,
+        "the gel never came within 4r of the fan (closest {closest} m)"
+    );
+}
+
+/// At the demos' true resolution (r = 1 mm, the Table 1 step counts) no drop gets into the
+/// ball on impact. (It used to: the velocity into the ball survived all M moves of a substep,
+/// and one density pass could throw a particle past the ball's shell of object particles.)
+#[test]
+fn full_resolution_drops_do_not_tunnel_into_the_ball_on_impact() {
+    for (name, centre, radius) in [
+        (
+            "honey-drop",
+            demos::honey_drop::BALL_CENTRE,
+            demos::honey_drop::BALL_RADIUS,
+        ),
+        (
+            "paint-drops",
+            demos::paint_drops::BALL_CENTRE,
+            demos::paint_drops::BALL_RADIUS,
+        ),
+    ] {
+        let scene = coarse(name, 1.0, 8);
+        run_checked(
+            &scene,
+            0.0,
+            |_, p| p.distance(centre) >= radius,
+            |_, p| p.distance(centre) - radius,
+        );
+    }
+}
+
+/// Reproduction for the solver (run with `--ignored`): honey (19 Pa·s) should coat the ball
+/// and drain off it over seconds — a film a centimetre thick drains at about ρgh²/3μ ≈ 2 cm/s —
+/// so one second after impact most of the drop is still on the ball. The classic exchange is
+/// capped far below honey's viscosity, so the drop parts round the ball nearly in free fall
+/// and ~90 % of it has left the domain by frame 10.
+#[test]
+#[ignore = "fails on the classic viscosity: honey runs off the ball like water (issue 3)"]
+fn honey_is_still_on_the_ball_a_second_after_impact() {
+    let scene = coarse("honey-drop", 2.0, 26);
+    let (centre, radius) = (
+        demos::honey_drop::BALL_CENTRE,
+        demos::honey_drop::BALL_RADIUS,
+    );
+    let mut sim = Simulation::new(&scene).unwrap();
+    let initial = sim.liquid().len();
+    let cancel = AtomicBool::new(false);
+    for _ in 1..26 {
+        sim.step_frame(&cancel).unwrap();
+    }
+    let on_ball = sim
+        .liquid()
+        .position
+        .iter()
+        .filter(|p| p.distance(centre) < radius + 2.0 * demos::honey_drop::DROP_RADIUS)
+        .count();
+    assert!(
+        on_ball * 2 >= initial,
+        "only {on_ball} of {initial} honey particles are on the ball at frame 26"
+    );
+}

@@ -1,0 +1,121 @@
+//! Scene files round-trip, and bad input gets an error naming what is wrong.
+mod common;
+
+use std::path::Path;
+
+use glam::{Mat4, Vec3};
+use gloop::scene::{Motion, Scene, SCENE_FORMAT_VERSION};
+use gloop::GloopError;
+
+fn sample() -> Scene {
+    common::resting_block(0.005, 10)
+}
+
+fn message(result: Result<impl std::fmt::Debug, GloopError>) -> String {
+    result.expect_err("must be refused").to_string()
+}
+
+#[test]
+fn binary_and_json_round_trip() {
+    let scene = sample();
+    let origin = Path::new("mem");
+    assert_eq!(
+        Scene::from_binary(&scene.to_binary(), origin).unwrap(),
+        scene
+    );
+    assert_eq!(Scene::from_json(&scene.to_json(), origin).unwrap(), scene);
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["scene.gloop", "scene.json"] {
+        let path = dir.path().join(name);
+        scene.save(&path).unwrap();
+        assert_eq!(Scene::load(&path).unwrap(), scene, "{name}");
+        assert!(!dir.path().join(format!("{name}.tmp")).exists());
+    }
+}
+
+#[test]
+fn a_truncated_file_is_refused_by_name() {
+    let bytes = sample().to_binary();
+    let msg = message(Scene::from_binary(
+        &bytes[..bytes.len() / 2],
+        Path::new("cut.gloop"),
+    ));
+    assert!(
+        msg.contains("cut.gloop") && msg.contains("truncated"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_newer_format_is_refused() {
+    let mut bytes = sample().to_binary();
+    bytes[8..12].copy_from_slice(&(SCENE_FORMAT_VERSION + 1).to_le_bytes());
+    let msg = message(Scene::from_binary(&bytes, Path::new("future.gloop")));
+    assert!(
+        msg.contains("future.gloop") && msg.contains("newer"),
+        "{msg}"
+    );
+    let mut json: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+    json["version"] = (SCENE_FORMAT_VERSION + 1).into();
+    let msg = message(Scene::from_json(
+        &json.to_string(),
+        Path::new("future.json"),
+    ));
+    assert!(
+        msg.contains("future.json") && msg.contains("newer"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn an_unknown_material_is_named() {
+    let mut scene = sample();
+    scene.objects[1].role = gloop::scene::Role::Obstacle {
+        material: "unobtainium".into(),
+    };
+    let msg = message(scene.validate());
+    assert!(
+        msg.contains("Floor") && msg.contains("unobtainium"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn an_open_liquid_mesh_is_named() {
+    let mut scene = sample();
+    scene.objects[0].mesh.triangles.pop();
+    let msg = message(scene.validate());
+    assert!(msg.contains("Liquid") && msg.contains("closed"), "{msg}");
+}
+
+#[test]
+fn nan_in_a_transform_is_named() {
+    let mut scene = sample();
+    let mut m = Mat4::IDENTITY;
+    m.w_axis.y = f32::NAN;
+    scene.objects[2].motion = Motion::Rigid {
+        first_frame: 1,
+        matrices: vec![Mat4::IDENTITY, m],
+    };
+    let msg = message(scene.validate());
+    assert!(
+        msg.contains("Wall -x") && msg.contains("frame 2") && msg.contains("NaN"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_radius_over_the_particle_cap_is_refused() {
+    let mut scene = sample();
+    scene.settings.particle_radius = 0.0002;
+    let msg = message(scene.validate());
+    assert!(
+        msg.contains("max_particles") && msg.contains("particle_radius"),
+        "{msg}"
+    );
+    scene.settings.particle_radius = f32::NAN;
+    assert!(message(scene.validate()).contains("particle_radius"));
+    scene.settings.particle_radius = 0.005;
+    scene.objects[0].mesh.vertices[0] = Vec3::splat(f32::INFINITY);
+    assert!(message(scene.validate()).contains("Liquid"));
+}
