@@ -5,35 +5,10 @@
 //! count must stay constant.
 
 use glam::Vec3;
-use gloop::surface::{mesh_particles, quality, SurfaceMesh, SurfaceSettings};
+use gloop::surface::{mesh_particles, quality, SurfaceSettings};
+use gloop::validation::resting_puddle::top_height;
 
 const R: f32 = 0.01;
-
-/// Highest intersection of the vertical line through (x, y) with the mesh (Möller–Trumbore).
-fn height(mesh: &SurfaceMesh, x: f32, y: f32) -> Option<f32> {
-    let origin = Vec3::new(x, y, 10.0);
-    let dir = Vec3::NEG_Z;
-    let mut best: Option<f32> = None;
-    for t in &mesh.triangles {
-        let [a, b, c] = t.map(|i| mesh.positions[i as usize]);
-        let (e1, e2) = (b - a, c - a);
-        let p = dir.cross(e2);
-        let det = e1.dot(p);
-        if det.abs() < 1e-12 {
-            continue;
-        }
-        let s = origin - a;
-        let u = s.dot(p) / det;
-        let q = s.cross(e1);
-        let v = dir.dot(q) / det;
-        if u < 0.0 || v < 0.0 || u + v > 1.0 {
-            continue;
-        }
-        let z = origin.z - e2.dot(q) / det;
-        best = Some(best.map_or(z, |h: f32| h.max(z)));
-    }
-    best
-}
 
 #[test]
 fn a_jittering_resting_puddle_does_not_shimmer() {
@@ -70,7 +45,7 @@ fn a_jittering_resting_puddle_does_not_shimmer() {
         components.push(quality::measure(&mesh).components);
         let heights: Vec<f32> = rays
             .iter()
-            .map(|&(x, y)| height(&mesh, x, y).unwrap())
+            .map(|&(x, y)| top_height(&mesh, x, y).unwrap())
             .collect();
         if let Some(prev) = &previous {
             let mean = heights

@@ -22,7 +22,7 @@ pub struct LiquidMaterial {
 }
 
 fn default_cohesion() -> f32 {
-    2.0
+    0.5
 }
 
 /// A solid: what an Obstacle object is made of.

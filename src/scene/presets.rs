@@ -11,7 +11,7 @@ pub fn liquid(name: &str, density: f32, viscosity: f32, colour: [f32; 3]) -> Liq
         density,
         viscosity,
         colour,
-        cohesion: 2.0,
+        cohesion: 0.5,
         miscible: false,
     }
 }

@@ -100,7 +100,7 @@ pub fn run() -> crate::Result<Vec<Check>> {
 }
 
 /// Highest crossing of the vertical line through (x, y) with the mesh (Möller–Trumbore).
-fn top_height(mesh: &SurfaceMesh, x: f32, y: f32) -> Option<f32> {
+pub fn top_height(mesh: &SurfaceMesh, x: f32, y: f32) -> Option<f32> {
     let origin = Vec3::new(x, y, 1e3);
     let dir = Vec3::NEG_Z;
     let mut best: Option<f32> = None;

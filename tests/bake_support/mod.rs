@@ -11,31 +11,7 @@ use gloop::Scene;
 
 /// A closed axis-aligned box, triangles counter-clockwise seen from outside.
 pub fn cuboid(min: Vec3, max: Vec3) -> TriMesh {
-    let vertices = (0..8)
-        .map(|i| {
-            Vec3::new(
-                if i & 1 == 0 { min.x } else { max.x },
-                if i & 2 == 0 { min.y } else { max.y },
-                if i & 4 == 0 { min.z } else { max.z },
-            )
-        })
-        .collect();
-    let quads = [
-        [0, 2, 3, 1],
-        [4, 5, 7, 6],
-        [0, 1, 5, 4],
-        [2, 6, 7, 3],
-        [0, 4, 6, 2],
-        [1, 3, 7, 5],
-    ];
-    let triangles = quads
-        .iter()
-        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
-        .collect();
-    TriMesh {
-        vertices,
-        triangles,
-    }
+    gloop::geometry::box_mesh(min, max)
 }
 
 /// About 216 honey particles (a 6×6×6 block at r = 1 cm) dropping onto a steel slab, a few

@@ -1,0 +1,184 @@
+"""Runs a bake in a child process and reads its progress.
+
+The solver runs in a separate Python process (Blender's own interpreter with `gloop_core` on
+its path), so a crash or out-of-memory in the solver cannot take Blender or unsaved work down.
+Progress comes from the `status.json` the bake rewrites atomically; cancelling creates the
+`cancel` file, which the bake checks every substep (finished frames are kept).
+
+No bpy here: the modal operator and the blocking `execute()` both drive a `BakeJob`, and the
+tests can use it directly.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+CHILD_CODE = """
+import json
+import sys
+import gloop_core
+try:
+    options = json.loads(sys.argv[4])
+    gloop_core.bake(sys.argv[1], sys.argv[2], resume=sys.argv[3] == "1", **options)
+except gloop_core.GloopError as e:
+    print(f"gloop bake failed: {e}", file=sys.stderr)
+    sys.exit(2)
+except BaseException as e:  # a Rust panic arrives as PanicException, a BaseException
+    print(f"gloop bake crashed: {type(e).__name__}: {e}", file=sys.stderr)
+    sys.exit(3)
+"""
+
+# Files a bake may create in its cache folder; "Free" deletes only these.
+CACHE_FILE_PREFIXES = ("particles_", "surface_")
+CACHE_FILE_NAMES = (
+    "manifest.json",
+    "scene.gloop",
+    "scene.json",
+    "status.json",
+    "cancel",
+    "bake.log",
+)
+
+
+def module_search_path():
+    """The folder to put on PYTHONPATH so a child interpreter finds gloop_core."""
+    import gloop_core
+
+    path = os.path.dirname(os.path.abspath(gloop_core.__file__))
+    if os.path.basename(gloop_core.__file__).startswith("__init__"):
+        path = os.path.dirname(path)
+    return path
+
+
+def read_status(cache_dir):
+    """The bake's status.json as a dict, or None if absent or unreadable right now."""
+    try:
+        with open(os.path.join(cache_dir, "status.json"), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+class BakeJob:
+    """One bake child process."""
+
+    def __init__(self, scene_path, cache_dir, resume=False, options=None):
+        """`options`: further keyword arguments of `gloop_core.bake` (surface meshing)."""
+        self.cache_dir = cache_dir
+        self.started = time.monotonic()
+        # A stale cancel request or status from an earlier bake must not end this one.
+        for stale in ("cancel", "status.json"):
+            if os.path.exists(os.path.join(cache_dir, stale)):
+                os.remove(os.path.join(cache_dir, stale))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (module_search_path(), env.get("PYTHONPATH")) if p
+        )
+        self.log_path = os.path.join(cache_dir, "bake.log")
+        # Open for the child's whole life (closed in poll() once it exits), not a `with` block.
+        self._log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                CHILD_CODE,
+                scene_path,
+                cache_dir,
+                "1" if resume else "0",
+                json.dumps(options or {}),
+            ],
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+        self.status = None
+
+    def poll(self):
+        """Refreshes `self.status`; returns True while the child runs."""
+        self.status = read_status(self.cache_dir) or self.status
+        running = self.process.poll() is None
+        if not running:
+            self._log.close()
+        return running
+
+    def cancel(self):
+        """Asks the bake to stop within a substep; finished frames stay."""
+        try:
+            with open(os.path.join(self.cache_dir, "cancel"), "w"):
+                pass
+        except OSError:
+            self.process.terminate()
+
+    def wait(self, on_poll=None, interval=0.1):
+        while self.poll():
+            if on_poll:
+                on_poll(self)
+            time.sleep(interval)
+        self.poll()
+
+    def outcome(self):
+        """(state, message) once the child has exited: state is finished, cancelled or failed."""
+        status = read_status(self.cache_dir) or {}
+        state = status.get("state")
+        code = self.process.returncode
+        if state in {"finished", "cancelled"} and code == 0:
+            return state, ""
+        if state == "failed" and status.get("error"):
+            return "failed", status["error"]
+        said = self.last_words()
+        if said:
+            return "failed", said
+        # The child died without saying why (killed, out of memory): say how it ended.
+        return "failed", f"bake process exited with code {code}; see {self.log_path}"
+
+    def last_words(self):
+        """The child's own one-line account of a failure, if it gave one."""
+        try:
+            with open(self.log_path, encoding="utf-8", errors="replace") as f:
+                lines = [line.strip() for line in f if line.startswith("gloop bake ")]
+        except OSError:
+            return ""
+        return lines[-1].removeprefix("gloop bake ") if lines else ""
+
+
+def progress_text(status):
+    """A one-line summary of a status.json dict for the panel."""
+    if not status:
+        return "Starting…"
+    done = status.get("frames_done", 0)
+    total = status.get("frames_total", 0) or 1
+    parts = [f"Frame {status.get('frame', '?')} ({done}/{total})"]
+    if status.get("liquid_particles") is not None:
+        parts.append(f"{status['liquid_particles']:,} particles")
+    eta = status.get("eta_s")
+    if eta is not None and status.get("state") == "running":
+        parts.append(f"ETA {int(eta) // 60}:{int(eta) % 60:02d}")
+    return ", ".join(parts)
+
+
+def progress_fraction(status):
+    if not status:
+        return 0.0
+    total = status.get("frames_total") or 0
+    return min(1.0, status.get("frames_done", 0) / total) if total else 0.0
+
+
+def free_cache(cache_dir):
+    """Deletes the files a bake writes (never anything else); removes the folder if empty."""
+    if not os.path.isdir(cache_dir):
+        return 0
+    removed = 0
+    for name in os.listdir(cache_dir):
+        base = name.removesuffix(".tmp")
+        ours = base in CACHE_FILE_NAMES or (
+            base.startswith(CACHE_FILE_PREFIXES) and base.endswith(".ply")
+        )
+        if ours:
+            os.remove(os.path.join(cache_dir, name))
+            removed += 1
+    if not os.listdir(cache_dir):
+        os.rmdir(cache_dir)
+    return removed

@@ -1,0 +1,263 @@
+"""Blender scene → Gloop scene JSON (the serde model of `src/scene`).
+
+Every Gloop object's evaluated mesh is triangulated; its motion over the bake range is
+classified by sampling every frame: vertices that move in object space → `deforming`
+(world-space positions per frame), only `matrix_world` changes → `rigid` (one matrix per
+frame), nothing changes → `static`. glam serializes `Vec3` as `[x, y, z]` and `Mat4` as 16
+floats, column-major.
+"""
+
+import json
+import os
+
+import numpy as np
+
+SCENE_FORMAT_VERSION = 1
+# Relative tolerance when deciding whether an object moved or deformed between frames.
+MOTION_TOLERANCE = 1e-6
+
+
+class ExportError(Exception):
+    """A problem with the Blender scene, with the object named."""
+
+
+def frame_range(scene):
+    s = scene.gloop
+    if s.use_scene_frame_range:
+        return scene.frame_start, scene.frame_end
+    return s.frame_start, s.frame_end
+
+
+def gloop_objects(scene):
+    return [
+        ob
+        for ob in scene.objects
+        if ob.type == "MESH" and ob.gloop.type != "NONE" and ob != scene.gloop.liquid_object
+    ]
+
+
+def matrix_columns(matrix):
+    """A Blender 4×4 matrix as glam's column-major 16 floats."""
+    return [float(matrix[row][col]) for col in range(4) for row in range(4)]
+
+
+def _sample(ob, depsgraph):
+    """(local vertices N×3, triangles T×3, world matrix) of the object's evaluated mesh."""
+    ob_eval = ob.evaluated_get(depsgraph)
+    mesh = ob_eval.to_mesh()
+    try:
+        mesh.calc_loop_triangles()
+        verts = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
+        mesh.vertices.foreach_get("co", verts)
+        tris = np.empty(len(mesh.loop_triangles) * 3, dtype=np.int32)
+        mesh.loop_triangles.foreach_get("vertices", tris)
+        return verts.reshape(-1, 3), tris.reshape(-1, 3), ob_eval.matrix_world.copy()
+    finally:
+        ob_eval.to_mesh_clear()
+
+
+def _changed(a, b):
+    scale = max(1.0, float(np.abs(a).max(initial=0.0)))
+    return a.shape != b.shape or float(np.abs(a - b).max(initial=0.0)) > MOTION_TOLERANCE * scale
+
+
+def sample_objects(scene, depsgraph, objects, frames):
+    """Per object: a list of (verts, tris, matrix) per frame. Restores the current frame."""
+    from . import playback
+
+    original = (scene.frame_current, scene.frame_subframe)
+    samples = {ob.name: [] for ob in objects}
+    playback.STATE.suspended = True  # stepping frames must not load liquid meshes
+    try:
+        for frame in frames:
+            scene.frame_set(frame)
+            for ob in objects:
+                samples[ob.name].append(_sample(ob, depsgraph))
+    finally:
+        playback.STATE.suspended = False
+        scene.frame_set(original[0], subframe=original[1])
+    return samples
+
+
+def motion_of(name, frames, samples):
+    """The scene `Motion` of one object from its per-frame samples, plus its mesh."""
+    verts0, tris0, matrix0 = samples[0]
+    if len(tris0) == 0:
+        raise ExportError(f"Object '{name}' has no faces; Gloop needs a surface mesh")
+    deforms = any(_changed(verts0, v) or t.shape != tris0.shape for v, t, _ in samples[1:])
+    if deforms:
+        if any(len(v) != len(verts0) or not np.array_equal(t, tris0) for v, t, _ in samples):
+            raise ExportError(
+                f"Object '{name}' changes its topology during the bake range; Gloop needs the "
+                "same vertices and faces on every frame"
+            )
+        positions = []
+        for verts, _, matrix in samples:
+            m = np.array(matrix, dtype=np.float64)
+            world = verts @ m[:3, :3].T + m[:3, 3]
+            positions.append(world.astype(np.float32).tolist())
+        motion = {"deforming": {"first_frame": frames[0], "positions": positions}}
+    else:
+        mats = [np.array(m, dtype=np.float64) for _, _, m in samples]
+        if any(_changed(mats[0], m) for m in mats[1:]):
+            motion = {
+                "rigid": {
+                    "first_frame": frames[0],
+                    "matrices": [matrix_columns(m) for _, _, m in samples],
+                }
+            }
+        else:
+            motion = {"static": {"matrix": matrix_columns(matrix0)}}
+    mesh = {"vertices": verts0.tolist(), "triangles": tris0.tolist()}
+    return mesh, motion
+
+
+def _liquid_material(s):
+    return {
+        "name": s.liquid_name or "liquid",
+        "density": s.density,
+        "viscosity": s.viscosity,
+        "colour": list(s.colour),
+        "cohesion": s.cohesion,
+        "miscible": s.miscible,
+    }
+
+
+def _solid_material(s):
+    return {
+        "name": s.solid_name or "solid",
+        "friction": s.friction,
+        "stickiness": s.stickiness,
+    }
+
+
+def _add_material(table, material, owner):
+    """Adds a material by name; the same name with different values is an error."""
+    existing = table.get(material["name"])
+    if existing is None:
+        table[material["name"]] = (material, owner)
+    elif existing[0] != material:
+        raise ExportError(
+            f"Material '{material['name']}' has different values on objects '{existing[1]}' "
+            f"and '{owner}'; give one of them another material name"
+        )
+
+
+def _role(ob, liquids, solids):
+    s = ob.gloop
+    if s.type in {"LIQUID", "EMITTER"}:
+        material = _liquid_material(s)
+        _add_material(liquids, material, ob.name)
+        if s.type == "LIQUID":
+            return {
+                "type": "liquid",
+                "material": material["name"],
+                "initial_velocity": list(s.initial_velocity),
+            }
+        return {
+            "type": "emitter",
+            "material": material["name"],
+            "emission": {
+                "rate": s.emit_rate,
+                "speed": s.emit_speed,
+                "frame_start": s.emit_frame_start,
+                "frame_end": s.emit_frame_end,
+            },
+        }
+    material = _solid_material(s)
+    _add_material(solids, material, ob.name)
+    return {"type": "obstacle", "material": material["name"]}
+
+
+def _domain(objects_json, margin):
+    lo = np.full(3, np.inf)
+    hi = np.full(3, -np.inf)
+    for o in objects_json:
+        motion = o["motion"]
+        if "deforming" in motion:
+            clouds = [np.array(p) for p in motion["deforming"]["positions"]]
+        else:
+            mats = (
+                motion["rigid"]["matrices"] if "rigid" in motion else [motion["static"]["matrix"]]
+            )
+            v = np.array(o["mesh"]["vertices"], dtype=np.float64)
+            clouds = []
+            for m in mats:
+                m4 = np.array(m).reshape(4, 4).T  # column-major → row-major
+                clouds.append(v @ m4[:3, :3].T + m4[:3, 3])
+        for c in clouds:
+            lo = np.minimum(lo, c.min(axis=0))
+            hi = np.maximum(hi, c.max(axis=0))
+    pad = np.maximum(margin, 0.05)
+    return {
+        "min": (lo - pad).tolist(),
+        "max": (hi + pad).tolist(),
+        "periodic": [False] * 3,
+    }
+
+
+def build_scene(scene, depsgraph):
+    """The scene as a JSON-ready dict. Raises ExportError naming the offending object."""
+    objects = gloop_objects(scene)
+    if not any(ob.gloop.type in {"LIQUID", "EMITTER"} for ob in objects):
+        raise ExportError("No Gloop Liquid or Emitter object: mark one in Physics > Gloop")
+    start, end = frame_range(scene)
+    if end < start:
+        raise ExportError(f"Frame range {start}–{end} is empty")
+    frames = list(range(start, end + 1))
+    samples = sample_objects(scene, depsgraph, objects, frames)
+    liquids, solids, objects_json = {}, {}, []
+    for ob in objects:
+        mesh, motion = motion_of(ob.name, frames, samples[ob.name])
+        objects_json.append(
+            {
+                "name": ob.name,
+                "role": _role(ob, liquids, solids),
+                "mesh": mesh,
+                "motion": motion,
+            }
+        )
+    s = scene.gloop
+    fps = scene.render.fps / scene.render.fps_base
+    settings = {
+        "fps": fps,
+        "frame_start": start,
+        "frame_end": end,
+        "particle_radius": s.particle_radius,
+        "substeps": s.substeps,
+        "moves": s.moves,
+        "gravity": list(scene.gravity) if scene.use_gravity else [0.0, 0.0, 0.0],
+        "density_tolerance": 0.01,
+        "elastic_coefficient": 0.3,
+        "max_density_iterations": 30,
+        "domain": _domain(objects_json, s.domain_margin),
+        "max_particles": s.max_particles,
+        "viscosity_model": s.viscosity_model,
+    }
+    return {
+        "version": SCENE_FORMAT_VERSION,
+        "settings": settings,
+        "materials": {
+            "liquids": [m for m, _ in liquids.values()],
+            "solids": [m for m, _ in solids.values()],
+            "adhesion_overrides": [],
+        },
+        "objects": objects_json,
+    }
+
+
+def write_json_atomically(path, data):
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, separators=(",", ":"))
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def export_scene(scene, depsgraph, cache_dir):
+    """Writes `scene.json` into the cache folder and returns its path."""
+    os.makedirs(cache_dir, exist_ok=True)
+    path = os.path.join(cache_dir, "scene.json")
+    write_json_atomically(path, build_scene(scene, depsgraph))
+    return path

@@ -1,0 +1,253 @@
+"""Bake / Resume / Cancel / Free, and the preset operator.
+
+Bake exports the scene into the cache folder and runs the solver in a child process
+(`bake_runner.BakeJob`). Interactively a modal operator polls `status.json` on a 0.1 s timer,
+so the UI stays live and baked frames can be scrubbed while the bake runs; Esc or the Cancel
+button creates the `cancel` file. Headless (`blender -b`, the `bpy` module) `execute()` runs
+the same child and waits for it.
+"""
+
+import os
+
+import bpy
+
+from . import bake_runner, export, playback
+
+# The one running interactive bake (a bake owns its cache folder; one at a time).
+_job = None
+
+
+def running_job():
+    return _job if _job is not None and _job.process.poll() is None else None
+
+
+def _cache_dir(scene):
+    path = bpy.path.abspath(scene.gloop.cache_dir)
+    if scene.gloop.cache_dir.startswith("//") and not bpy.data.filepath:
+        # A relative cache folder needs a saved .blend to be relative to.
+        return None
+    return os.path.normpath(path)
+
+
+def _start(operator, context, resume):
+    """Exports and starts the child; returns the job or None (after reporting why)."""
+    global _job
+    scene = context.scene
+    if running_job() is not None:
+        operator.report({"ERROR"}, "A Gloop bake is already running")
+        return None
+    cache_dir = _cache_dir(scene)
+    if cache_dir is None:
+        operator.report({"ERROR"}, "Save the .blend first, or set an absolute cache folder")
+        return None
+    try:
+        import gloop_core
+    except ImportError as e:
+        operator.report({"ERROR"}, f"The Gloop core module is missing: {e}")
+        return None
+    try:
+        scene_path = export.export_scene(scene, context.evaluated_depsgraph_get(), cache_dir)
+        gloop_core.validate_scene(scene_path)  # clear errors before a process is started
+    except export.ExportError as e:
+        operator.report({"ERROR"}, str(e))
+        return None
+    except (
+        gloop_core.GloopError,
+        OSError,
+    ) as e:  # the message names the object or file
+        operator.report({"ERROR"}, f"Cannot bake: {e}")
+        return None
+    playback.ensure_liquid_object(scene)
+    _hide_liquid_sources(scene)
+    _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume, options=bake_options(scene))
+    scene.gloop.is_baking = True
+    scene.gloop.progress = 0.0
+    scene.gloop.status_text = "Starting…"
+    return _job
+
+
+def _hide_liquid_sources(scene):
+    """A Liquid object only gives the liquid's starting shape: once baked, the Gloop Liquid
+    object shows the liquid, so the source is drawn as wire and left out of renders (as
+    Blender's own fluid flow objects usually are)."""
+    for ob in export.gloop_objects(scene):
+        if ob.gloop.type == "LIQUID":
+            ob.hide_render = True
+            ob.display_type = "WIRE"
+
+
+def bake_options(scene):
+    """Keyword arguments of `gloop_core.bake` beyond the scene file."""
+    s = scene.gloop
+    return {
+        "surface": s.mesh_surface,
+        "surface_resolution": s.surface_resolution,
+        "surface_smoothness": s.surface_smoothness,
+    }
+
+
+def _update_progress(scene, job):
+    scene.gloop.progress = bake_runner.progress_fraction(job.status)
+    scene.gloop.status_text = bake_runner.progress_text(job.status)
+
+
+def _finish(operator, scene, job):
+    scene.gloop.is_baking = False
+    state, message = job.outcome()
+    _update_progress(scene, job)
+    playback.load_frame(scene, scene.frame_current)
+    if state == "finished":
+        scene.gloop.status_text = "Baked: " + scene.gloop.status_text
+        operator.report({"INFO"}, "Gloop bake finished")
+        return {"FINISHED"}
+    if state == "cancelled":
+        scene.gloop.status_text = "Cancelled: " + scene.gloop.status_text
+        operator.report({"WARNING"}, "Gloop bake cancelled; finished frames are kept")
+        return {"CANCELLED"}
+    scene.gloop.status_text = f"Failed: {message}"
+    operator.report({"ERROR"}, f"Gloop bake failed: {message}")
+    return {"CANCELLED"}
+
+
+class _BakeBase:
+    resume = False
+    _timer = None
+    _scene = None
+    _frames_shown = 0
+
+    @classmethod
+    def poll(cls, context):
+        return context.scene is not None and running_job() is None
+
+    def execute(self, context):
+        job = _start(self, context, self.resume)
+        if job is None:
+            return {"CANCELLED"}
+        job.wait(on_poll=lambda j: _update_progress(context.scene, j))
+        return _finish(self, context.scene, job)
+
+    def invoke(self, context, _event):
+        if bpy.app.background:
+            return self.execute(context)
+        if _start(self, context, self.resume) is None:
+            return {"CANCELLED"}
+        wm = context.window_manager
+        self._scene = context.scene  # progress goes to the baked scene, whatever is shown later
+        self._timer = wm.event_timer_add(0.1, window=context.window)
+        wm.modal_handler_add(self)
+        return {"RUNNING_MODAL"}
+
+    def modal(self, context, event):
+        job, scene = _job, self._scene
+        if event.type == "ESC" and event.value == "PRESS":
+            job.cancel()  # the bake stops within a substep; the timer sees it end
+            return {"RUNNING_MODAL"}
+        if event.type != "TIMER":
+            return {"PASS_THROUGH"}
+        running = job.poll()
+        _update_progress(scene, job)
+        done = (job.status or {}).get("frames_done", 0)
+        if done != self._frames_shown:
+            # A new frame landed: show it if the playhead is there (scrubbing works meanwhile).
+            self._frames_shown = done
+            playback.load_frame(scene, scene.frame_current)
+        for area in context.screen.areas if context.screen else ():
+            if area.type in {"PROPERTIES", "VIEW_3D"}:
+                area.tag_redraw()
+        if running:
+            return {"PASS_THROUGH"}
+        context.window_manager.event_timer_remove(self._timer)
+        result = _finish(self, scene, job)
+        return {"FINISHED"} if "FINISHED" in result else {"CANCELLED"}
+
+
+class GLOOP_OT_bake(_BakeBase, bpy.types.Operator):
+    """Bake the Gloop liquid into the cache folder (in a separate process; Esc cancels)"""
+
+    bl_idname = "gloop.bake"
+    bl_label = "Bake Liquid"
+
+
+class GLOOP_OT_bake_resume(_BakeBase, bpy.types.Operator):
+    """Continue the bake from the last finished frame in the cache"""
+
+    bl_idname = "gloop.bake_resume"
+    bl_label = "Resume Bake"
+    resume = True
+
+
+class GLOOP_OT_bake_cancel(bpy.types.Operator):
+    """Stop the running bake within a substep; finished frames are kept"""
+
+    bl_idname = "gloop.bake_cancel"
+    bl_label = "Cancel Bake"
+
+    @classmethod
+    def poll(cls, _context):
+        return running_job() is not None
+
+    def execute(self, _context):
+        running_job().cancel()
+        return {"FINISHED"}
+
+
+class GLOOP_OT_free_bake(bpy.types.Operator):
+    """Delete the baked frames from the cache folder"""
+
+    bl_idname = "gloop.free_bake"
+    bl_label = "Free Bake"
+
+    @classmethod
+    def poll(cls, context):
+        return context.scene is not None and running_job() is None
+
+    def invoke(self, context, event):
+        return context.window_manager.invoke_confirm(self, event)
+
+    def execute(self, context):
+        scene = context.scene
+        cache_dir = _cache_dir(scene)
+        if cache_dir is None:
+            self.report({"ERROR"}, "The cache folder is relative to an unsaved .blend")
+            return {"CANCELLED"}
+        removed = bake_runner.free_cache(cache_dir)
+        scene.gloop.status_text = ""
+        scene.gloop.progress = 0.0
+        playback.STATE.clear_warning()
+        playback.load_frame(scene, scene.frame_current)
+        self.report({"INFO"}, f"Freed the Gloop cache ({removed} files)")
+        return {"FINISHED"}
+
+
+def cancel_running_bake():
+    """Called on file load and unregister: a bake must not outlive its .blend session."""
+    job = running_job()
+    if job is not None:
+        job.cancel()
+
+
+@bpy.app.handlers.persistent
+def _on_load_pre(*_args):
+    cancel_running_bake()
+
+
+CLASSES = (
+    GLOOP_OT_bake,
+    GLOOP_OT_bake_resume,
+    GLOOP_OT_bake_cancel,
+    GLOOP_OT_free_bake,
+)
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.app.handlers.load_pre.append(_on_load_pre)
+
+
+def unregister():
+    cancel_running_bake()
+    while _on_load_pre in bpy.app.handlers.load_pre:
+        bpy.app.handlers.load_pre.remove(_on_load_pre)
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)

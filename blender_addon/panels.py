@@ -1,0 +1,213 @@
+"""Physics-tab panels, laid out like Blender's own Fluid panels: the object's Gloop type on top,
+its material in a sub-panel, and the scene-wide bake settings and buttons in "Gloop Bake"."""
+
+import bpy
+from bl_operators.presets import AddPresetBase
+from bl_ui.utils import PresetPanel
+
+from . import estimate, export, operators
+
+# User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
+LIQUID_PRESET_SUBDIR = "gloop/liquid"
+
+
+class GLOOP_PT_liquid_presets(PresetPanel, bpy.types.Panel):
+    bl_label = "Liquid Presets"
+    preset_subdir = LIQUID_PRESET_SUBDIR
+    preset_operator = "script.execute_preset"
+    preset_add_operator = "gloop.liquid_preset_add"
+
+
+class GLOOP_OT_liquid_preset_add(AddPresetBase, bpy.types.Operator):
+    """Save this liquid material as a preset, or remove one"""
+
+    bl_idname = "gloop.liquid_preset_add"
+    bl_label = "Add Liquid Preset"
+    preset_menu = "GLOOP_PT_liquid_presets"
+    preset_subdir = LIQUID_PRESET_SUBDIR
+    preset_defines = ("g = bpy.context.object.gloop",)
+    preset_values = (
+        "g.liquid_name",
+        "g.density",
+        "g.viscosity",
+        "g.colour",
+        "g.cohesion",
+        "g.miscible",
+        "g.look",
+    )
+
+
+class _PhysicsPanel:
+    bl_space_type = "PROPERTIES"
+    bl_region_type = "WINDOW"
+    bl_context = "physics"
+
+
+class PHYSICS_PT_gloop(_PhysicsPanel, bpy.types.Panel):
+    bl_label = "Gloop"
+
+    @classmethod
+    def poll(cls, context):
+        ob = context.object
+        return ob is not None and ob.type == "MESH" and ob != context.scene.gloop.liquid_object
+
+    def draw(self, context):
+        layout = self.layout
+        layout.use_property_split = True
+        layout.prop(context.object.gloop, "type")
+
+
+class PHYSICS_PT_gloop_liquid(_PhysicsPanel, bpy.types.Panel):
+    bl_label = "Liquid Material"
+    bl_parent_id = "PHYSICS_PT_gloop"
+
+    @classmethod
+    def poll(cls, context):
+        return context.object.gloop.type in {"LIQUID", "EMITTER"}
+
+    def draw_header_preset(self, _context):
+        GLOOP_PT_liquid_presets.draw_panel_header(self.layout)
+
+    def draw(self, context):
+        s = context.object.gloop
+        layout = self.layout
+        layout.use_property_split = True
+        layout.prop(s, "liquid_preset")
+        layout.prop(s, "liquid_name")
+        col = layout.column(align=True)
+        col.prop(s, "density", text="Density (kg/m³)")
+        col.prop(s, "viscosity", text="Viscosity (Pa·s)")
+        col.prop(s, "cohesion", text="Cohesion (m/s²)")
+        layout.prop(s, "colour")
+        layout.prop(s, "miscible")
+        layout.prop(s, "look")
+        if s.type == "LIQUID":
+            layout.prop(s, "initial_velocity")
+
+
+class PHYSICS_PT_gloop_emitter(_PhysicsPanel, bpy.types.Panel):
+    bl_label = "Emission"
+    bl_parent_id = "PHYSICS_PT_gloop"
+
+    @classmethod
+    def poll(cls, context):
+        return context.object.gloop.type == "EMITTER"
+
+    def draw(self, context):
+        s = context.object.gloop
+        layout = self.layout
+        layout.use_property_split = True
+        layout.prop(s, "emit_rate", text="Rate (particles/s)")
+        layout.prop(s, "emit_speed", text="Speed (m/s)")
+        col = layout.column(align=True)
+        col.prop(s, "emit_frame_start", text="Frame Start")
+        col.prop(s, "emit_frame_end", text="End")
+
+
+class PHYSICS_PT_gloop_solid(_PhysicsPanel, bpy.types.Panel):
+    bl_label = "Solid Material"
+    bl_parent_id = "PHYSICS_PT_gloop"
+
+    @classmethod
+    def poll(cls, context):
+        return context.object.gloop.type == "OBSTACLE"
+
+    def draw(self, context):
+        s = context.object.gloop
+        layout = self.layout
+        layout.use_property_split = True
+        layout.prop(s, "solid_preset")
+        layout.prop(s, "solid_name")
+        layout.prop(s, "friction")
+        layout.prop(s, "stickiness", text="Stickiness (m/s²)")
+
+
+class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
+    """Scene-wide: resolution, time, cache, bake buttons and progress. Shown on every object
+    (and on the liquid object), like the Fluid domain's bake panel."""
+
+    bl_label = "Gloop Bake"
+
+    @classmethod
+    def poll(cls, context):
+        return context.scene is not None
+
+    def draw(self, context):
+        scene = context.scene
+        s = scene.gloop
+        layout = self.layout
+        layout.use_property_split = True
+        layout.prop(s, "particle_radius")
+        self._draw_estimate(layout, scene)
+        layout.prop(s, "use_scene_frame_range")
+        if not s.use_scene_frame_range:
+            col = layout.column(align=True)
+            col.prop(s, "frame_start", text="Frame Start")
+            col.prop(s, "frame_end", text="End")
+        col = layout.column(align=True)
+        col.prop(s, "substeps")
+        col.prop(s, "moves")
+        layout.prop(s, "viscosity_model")
+        layout.prop(s, "domain_margin")
+        layout.prop(s, "mesh_surface")
+        if s.mesh_surface:
+            col = layout.column(align=True)
+            col.prop(s, "surface_resolution", text="Resolution")
+            col.prop(s, "surface_smoothness")
+        layout.prop(s, "cache_dir")
+        self._draw_buttons(layout, s)
+        if s.playback_warning:
+            layout.label(text=s.playback_warning, icon="ERROR")
+
+    @staticmethod
+    def _draw_estimate(layout, scene):
+        objects = export.gloop_objects(scene)
+        try:
+            liquid, solid, solver_bytes, cache_bytes = estimate.estimate(
+                scene, objects, export.frame_range(scene)
+            )
+        except (ValueError, ReferenceError):
+            return
+        box = layout.box().column(align=True)
+        box.label(text=f"≈ {liquid:,} liquid + {solid:,} object particles")
+        box.label(
+            text=f"≈ {estimate.human_bytes(solver_bytes)} RAM, "
+            f"{estimate.human_bytes(cache_bytes)} cache per frame"
+        )
+        if liquid + solid > scene.gloop.max_particles:
+            box.label(text="Above Max Particles: raise the radius", icon="ERROR")
+
+    @staticmethod
+    def _draw_buttons(layout, s):
+        if operators.running_job() is not None or s.is_baking:
+            layout.progress(factor=s.progress, text=s.status_text or "Baking…")
+            layout.operator("gloop.bake_cancel", icon="CANCEL")
+            return
+        row = layout.row(align=True)
+        row.scale_y = 1.3
+        row.operator("gloop.bake", icon="PHYSICS")
+        row.operator("gloop.bake_resume", icon="PLAY")
+        layout.operator("gloop.free_bake", icon="TRASH")
+        if s.status_text:
+            layout.label(text=s.status_text)
+
+
+CLASSES = (
+    GLOOP_PT_liquid_presets,
+    GLOOP_OT_liquid_preset_add,
+    PHYSICS_PT_gloop,
+    PHYSICS_PT_gloop_liquid,
+    PHYSICS_PT_gloop_emitter,
+    PHYSICS_PT_gloop_solid,
+    PHYSICS_PT_gloop_bake,
+)
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+
+
+def unregister():
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)

@@ -1,0 +1,303 @@
+"""Settings stored in the .blend: per object (`Object.gloop`) and per scene (`Scene.gloop`)."""
+
+import bpy
+from bpy.props import (
+    BoolProperty,
+    EnumProperty,
+    FloatProperty,
+    FloatVectorProperty,
+    IntProperty,
+    PointerProperty,
+    StringProperty,
+)
+
+from . import material_presets
+from .material_presets import LIQUIDS, SOLIDS
+
+# Set while a preset fills the fields, so the fields' own update does not flip it to CUSTOM.
+_applying_preset = False
+
+
+def _apply_liquid_preset(self, _context):
+    global _applying_preset
+    if self.liquid_preset == "CUSTOM":
+        return
+    label, density, viscosity, colour, cohesion, miscible, look = LIQUIDS[self.liquid_preset]
+    _applying_preset = True
+    try:
+        self.liquid_name = label.lower().replace(" ", "_").replace("(", "").replace(")", "")
+        self.density = density
+        self.viscosity = viscosity
+        self.colour = colour
+        self.cohesion = cohesion
+        self.miscible = miscible
+        self.look = look
+    finally:
+        _applying_preset = False
+
+
+def _apply_solid_preset(self, _context):
+    global _applying_preset
+    if self.solid_preset == "CUSTOM":
+        return
+    label, friction, stickiness = SOLIDS[self.solid_preset]
+    _applying_preset = True
+    try:
+        self.solid_name = label.lower()
+        self.friction = friction
+        self.stickiness = stickiness
+    finally:
+        _applying_preset = False
+
+
+def _liquid_edited(self, _context):
+    if not _applying_preset and self.liquid_preset != "CUSTOM":
+        self["liquid_preset"] = len(LIQUIDS)  # CUSTOM, without re-running the preset update
+
+
+def _solid_edited(self, _context):
+    if not _applying_preset and self.solid_preset != "CUSTOM":
+        self["solid_preset"] = len(SOLIDS)
+
+
+class GloopObjectSettings(bpy.types.PropertyGroup):
+    type: EnumProperty(
+        name="Type",
+        items=[
+            ("NONE", "None", "Not part of the Gloop bake"),
+            (
+                "LIQUID",
+                "Liquid",
+                "The closed mesh is filled with liquid at the first frame",
+            ),
+            ("EMITTER", "Emitter", "Emits liquid from its surface"),
+            ("OBSTACLE", "Obstacle", "Liquid collides with and sticks to it"),
+        ],
+        default="NONE",
+    )
+
+    # Liquid material (Liquid and Emitter).
+    liquid_preset: EnumProperty(
+        name="Liquid",
+        items=material_presets.enum_items(LIQUIDS),
+        default="HONEY",
+        update=_apply_liquid_preset,
+    )
+    liquid_name: StringProperty(
+        name="Material Name",
+        default="honey",
+        description="Objects with the same name share one liquid material",
+    )
+    density: FloatProperty(
+        name="Density",
+        default=1420.0,
+        min=1.0,
+        soft_max=5000.0,
+        unit="NONE",
+        description="Density in kg/m³",
+        update=_liquid_edited,
+    )
+    viscosity: FloatProperty(
+        name="Viscosity",
+        default=19.0,
+        min=0.0,
+        soft_max=1000.0,
+        precision=3,
+        description="Dynamic viscosity in Pa·s (water 0.001, honey 19)",
+        update=_liquid_edited,
+    )
+    colour: FloatVectorProperty(
+        name="Colour",
+        subtype="COLOR",
+        size=3,
+        min=0.0,
+        max=1.0,
+        default=(0.80, 0.42, 0.05),
+        update=_liquid_edited,
+        description="Linear RGB; paints mix their colours",
+    )
+    cohesion: FloatProperty(
+        name="Cohesion",
+        default=2.0,
+        min=0.0,
+        soft_max=50.0,
+        description="Peak pull between particles of this liquid, m/s² (like surface tension)",
+        update=_liquid_edited,
+    )
+    miscible: BoolProperty(
+        name="Miscible",
+        default=False,
+        update=_liquid_edited,
+        description="Miscible liquids (paints) mix; others repel each other",
+    )
+    look: EnumProperty(
+        name="Look",
+        items=[
+            ("GLASSY", "Glassy", "Transparent, tinted by the colour (honey, gel)"),
+            ("OPAQUE", "Opaque", "The colour attribute drives the base colour (paint)"),
+        ],
+        default="GLASSY",
+    )
+    initial_velocity: FloatVectorProperty(
+        name="Initial Velocity",
+        subtype="VELOCITY",
+        size=3,
+        unit="VELOCITY",
+        description="Velocity of the liquid at the first frame, m/s",
+    )
+
+    # Emitter.
+    emit_rate: FloatProperty(
+        name="Rate", default=2000.0, min=0.0, description="Particles emitted per second"
+    )
+    emit_speed: FloatProperty(
+        name="Speed", default=0.5, description="Speed along the surface normal, m/s"
+    )
+    emit_frame_start: IntProperty(name="Start", default=1)
+    emit_frame_end: IntProperty(name="End", default=50)
+
+    # Solid material (Obstacle).
+    solid_preset: EnumProperty(
+        name="Solid",
+        items=material_presets.enum_items(SOLIDS),
+        default="STEEL",
+        update=_apply_solid_preset,
+    )
+    solid_name: StringProperty(name="Material Name", default="steel")
+    friction: FloatProperty(
+        name="Friction",
+        default=0.3,
+        min=0.0,
+        max=1.0,
+        update=_solid_edited,
+        description="Fraction of a touching particle's velocity lost per 1/30 s (1 = sticks)",
+    )
+    stickiness: FloatProperty(
+        name="Stickiness",
+        default=4.0,
+        soft_min=-20.0,
+        soft_max=50.0,
+        update=_solid_edited,
+        description="How strongly liquid clings to this solid, m/s² (the adhesion matrix entry)",
+    )
+
+
+def _playback_warning(_self):
+    from . import playback
+
+    return playback.STATE.warning
+
+
+# 4.5 warns about "//" paths unless the property declares it supports them; 4.2 lacks the flag.
+_PATH_OPTIONS = {"PATH_SUPPORTS_BLEND_RELATIVE"} if bpy.app.version >= (4, 5, 0) else set()
+
+
+class GloopSceneSettings(bpy.types.PropertyGroup):
+    particle_radius: FloatProperty(
+        name="Particle Radius",
+        default=0.02,
+        min=0.0005,
+        soft_max=0.1,
+        precision=4,
+        subtype="DISTANCE",
+        unit="LENGTH",
+        description="Resolution: liquid particle radius. Halving it makes 8× more particles",
+    )
+    use_scene_frame_range: BoolProperty(
+        name="Use Scene Frame Range",
+        default=True,
+        description="Bake the scene's frame range",
+    )
+    frame_start: IntProperty(name="Start", default=1)
+    frame_end: IntProperty(name="End", default=100)
+    substeps: IntProperty(
+        name="Substeps",
+        default=4,
+        min=1,
+        max=64,
+        description="Force evaluations per frame (2–8 is typical)",
+    )
+    moves: IntProperty(
+        name="Moves",
+        default=6,
+        min=1,
+        max=64,
+        description="Position updates per substep (3–8 is typical)",
+    )
+    viscosity_model: EnumProperty(
+        name="Viscosity",
+        items=[
+            ("classic", "Classic", "Steele et al. 2004's explicit momentum exchange"),
+            ("implicit", "Implicit", "Implicit viscosity in physical units"),
+        ],
+        default="classic",
+    )
+    domain_margin: FloatProperty(
+        name="Domain Margin",
+        default=1.0,
+        min=0.0,
+        subtype="DISTANCE",
+        unit="LENGTH",
+        description="Space around the objects where liquid lives; beyond it, it is removed",
+    )
+    max_particles: IntProperty(
+        name="Max Particles",
+        default=5_000_000,
+        min=1000,
+        description="The bake refuses scenes needing more particles than this",
+    )
+    mesh_surface: BoolProperty(
+        name="Surface Mesh",
+        default=True,
+        description="Mesh the liquid's surface for every frame (otherwise particles are shown)",
+    )
+    surface_resolution: FloatProperty(
+        name="Surface Resolution",
+        default=0.5,
+        min=0.2,
+        max=2.0,
+        description="Marching-cubes cell size in particle radii (smaller = finer, slower)",
+    )
+    surface_smoothness: FloatProperty(
+        name="Smoothness",
+        default=0.5,
+        min=0.0,
+        max=1.0,
+        subtype="FACTOR",
+        description="0 = the raw particle blobs, 1 = very smooth",
+    )
+    cache_dir: StringProperty(
+        name="Cache Folder",
+        default="//gloop_cache",
+        subtype="DIR_PATH",
+        options=_PATH_OPTIONS,
+        description="Where the baked frames go (// means beside the .blend)",
+    )
+    liquid_object: PointerProperty(
+        name="Liquid Object",
+        type=bpy.types.Object,
+        description="The object that shows the baked liquid",
+    )
+
+    # Live bake progress: runtime only.
+    is_baking: BoolProperty(options={"SKIP_SAVE"})
+    progress: FloatProperty(options={"SKIP_SAVE"}, min=0.0, max=1.0, subtype="FACTOR")
+    status_text: StringProperty(options={"SKIP_SAVE"})
+    playback_warning: StringProperty(get=_playback_warning, options={"SKIP_SAVE"})
+
+
+CLASSES = (GloopObjectSettings, GloopSceneSettings)
+
+
+def register():
+    for cls in CLASSES:
+        bpy.utils.register_class(cls)
+    bpy.types.Object.gloop = PointerProperty(type=GloopObjectSettings)
+    bpy.types.Scene.gloop = PointerProperty(type=GloopSceneSettings)
+
+
+def unregister():
+    del bpy.types.Scene.gloop
+    del bpy.types.Object.gloop
+    for cls in reversed(CLASSES):
+        bpy.utils.unregister_class(cls)

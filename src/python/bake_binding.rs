@@ -1,0 +1,70 @@
+//! `gloop_core.bake(...)`: the library's bake, blocking, with the GIL released.
+//!
+//! The add-on calls it in a child process (see `blender_addon/bake_runner.py`), so a solver
+//! crash never takes Blender down. Progress and cancellation go through the cache folder
+//! (`status.json`, the `cancel` file), which the bake writes and watches itself.
+
+use std::path::PathBuf;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::to_py;
+use crate::bake::{bake as run_bake, BakeOptions, BakeOutcome};
+use crate::scene::Scene;
+use crate::surface::SurfaceSettings;
+
+/// `bake(scene_path, cache_dir, resume=False, surface=True, surface_resolution=0.5,
+/// surface_smoothness=0.5) -> dict`: bakes the scene file (JSON or binary) into `cache_dir`,
+/// with a surface mesh per frame unless `surface` is False (resolution: marching-cubes cell in
+/// particle radii; smoothness 0..1). Returns `outcome` ("finished" or "cancelled"),
+/// `first_frame`, `last_frame` and `elapsed_s`; raises GloopError (naming the object, field or
+/// file) on bad input or a failed bake. A `cancel` file in the folder stops it within a
+/// substep; finished frames are kept and `resume=True` continues from the last one.
+#[pyfunction]
+#[pyo3(signature = (
+    scene_path, cache_dir, resume = false, surface = true, surface_resolution = 0.5,
+    surface_smoothness = 0.5
+))]
+fn bake<'py>(
+    py: Python<'py>,
+    scene_path: PathBuf,
+    cache_dir: PathBuf,
+    resume: bool,
+    surface: bool,
+    surface_resolution: f32,
+    surface_smoothness: f32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let summary = py
+        .detach(|| {
+            let scene = Scene::load(&scene_path)?;
+            let settings = SurfaceSettings {
+                resolution: surface_resolution,
+                smoothness: surface_smoothness,
+                ..SurfaceSettings::default()
+            }
+            .sanitised();
+            // The bake meshes each frame on a second thread while the solver goes on.
+            let options = BakeOptions {
+                resume,
+                surface: surface.then_some(settings),
+                ..BakeOptions::default()
+            };
+            run_bake(&scene, &cache_dir, &options, &mut |_| {})
+        })
+        .map_err(to_py)?;
+    let dict = PyDict::new(py);
+    let outcome = match summary.outcome {
+        BakeOutcome::Finished => "finished",
+        BakeOutcome::Cancelled => "cancelled",
+    };
+    dict.set_item("outcome", outcome)?;
+    dict.set_item("first_frame", summary.first_frame)?;
+    dict.set_item("last_frame", summary.last_frame)?;
+    dict.set_item("elapsed_s", summary.elapsed_s)?;
+    Ok(dict)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(bake, m)?)
+}

@@ -1,0 +1,98 @@
+"""gloop_core's cache readers against files written independently (numpy, ASCII by hand)."""
+
+import os
+
+import numpy as np
+import plyfiles
+import pytest
+
+
+@pytest.fixture(scope="module")
+def core(addon):
+    import gloop_core
+
+    return gloop_core
+
+
+def test_read_surface_returns_the_file_and_blender_style_edges(core, tmp_path):
+    pos, tris, normals = plyfiles.uv_sphere((1.0, 2.0, 3.0), 0.5, 6, 8)
+    n = len(pos)
+    colours = np.linspace(0, 1, n * 3, dtype=np.float32).reshape(n, 3)
+    vel = -colours
+    path = str(tmp_path / "surface_00001.ply")
+    plyfiles.write_surface(path, pos, tris, normals, colours, vel)
+    data = core.read_surface(path)
+    assert data["vertex_count"] == n and data["triangle_count"] == len(tris)
+    for key, expected in (("position", pos), ("normal", normals), ("colour", colours)):
+        assert np.array_equal(np.frombuffer(data[key], "<f4").reshape(-1, 3), expected), key
+    assert np.array_equal(np.frombuffer(data["velocity"], "<f4").reshape(-1, 3), vel)
+    got_tris = np.frombuffer(data["triangles"], "<i4").reshape(-1, 3)
+    assert np.array_equal(got_tris, tris.astype(np.int32))
+    # Edges: every undirected triangle edge once; each corner points at its outgoing edge.
+    edges = np.frombuffer(data["edges"], "<i4").reshape(-1, 2)
+    corner_edges = np.frombuffer(data["corner_edges"], "<i4")
+    a, b = got_tris.ravel(), np.roll(got_tris, -1, axis=1).ravel()
+    expected = {(min(x, y), max(x, y)) for x, y in zip(a, b)}
+    assert {tuple(e) for e in edges} == expected and len(edges) == len(expected)
+    assert (edges[corner_edges] == np.stack([np.minimum(a, b), np.maximum(a, b)], 1)).all()
+    # Euler characteristic of a sphere: V − E + F = 2.
+    assert n - len(edges) + len(tris) == 2
+
+
+def test_read_particles_and_frame_comment(core, tmp_path):
+    rng = np.random.default_rng(3)
+    pos = rng.normal(size=(64, 3)).astype(np.float32)
+    path = str(tmp_path / "particles_00012.ply")
+    plyfiles.write_particles(path, 12, pos, pos * 2, np.abs(pos) % 1, material=7)
+    data = core.read_particles(path)
+    assert data["count"] == 64 and data["frame"] == 12
+    assert np.array_equal(np.frombuffer(data["position"], "<f4").reshape(-1, 3), pos)
+    assert np.array_equal(np.frombuffer(data["velocity"], "<f4").reshape(-1, 3), pos * 2)
+    assert (np.frombuffer(data["material"], "<f4") == 7).all()
+
+
+def test_ascii_ply_with_quads_from_another_tool(core, tmp_path):
+    path = tmp_path / "surface_00001.ply"
+    path.write_text(
+        "ply\nformat ascii 1.0\nelement vertex 4\n"
+        "property float x\nproperty float y\nproperty float z\n"
+        "element face 1\nproperty list uchar int vertex_indices\nend_header\n"
+        "0 0 0\n1 0 0\n1 1 0\n0 1 0\n4 0 1 2 3\n"
+    )
+    data = core.read_surface(str(path))
+    assert data["triangle_count"] == 2 and data["normal"] is None
+    assert list(np.frombuffer(data["triangles"], "<i4")) == [0, 1, 2, 0, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda b: b[: len(b) - 7], "truncated"),
+        (lambda b: b"junk" + b, "not a valid PLY"),
+        (lambda b: b.replace(b"element face 2", b"element face 3"), "truncated"),
+    ],
+)
+def test_bad_files_raise_gloop_error_naming_the_file(core, tmp_path, mangle, message):
+    pos, tris, normals = plyfiles.uv_sphere((0, 0, 0), 1.0, 3, 3)
+    good = tmp_path / "good.ply"
+    plyfiles.write_surface(str(good), pos, tris[:2], normals, pos, pos)
+    bad = tmp_path / "surface_00009.ply"
+    bad.write_bytes(mangle(good.read_bytes()))
+    with pytest.raises(core.GloopError, match=message) as info:
+        core.read_surface(str(bad))
+    assert "surface_00009.ply" in str(info.value)
+
+
+def test_face_index_beyond_the_vertices_is_refused(core, tmp_path):
+    pos, tris, normals = plyfiles.uv_sphere((0, 0, 0), 1.0, 3, 3)
+    tris = tris.copy()
+    tris[0, 1] = len(pos) + 5
+    path = str(tmp_path / "surface_00001.ply")
+    plyfiles.write_surface(path, pos, tris, normals, pos, pos)
+    with pytest.raises(core.GloopError, match="beyond"):
+        core.read_surface(path)
+
+
+def test_missing_file_raises(core, tmp_path):
+    with pytest.raises(core.GloopError, match="nothing_here.ply"):
+        core.read_particles(os.path.join(str(tmp_path), "nothing_here.ply"))
