@@ -1,6 +1,7 @@
 //! Steele et al. 2004's viscous-liquid solver. `substep.rs` is the paper's Figure 3; the
 //! other files are its pieces.
 
+mod cg;
 mod density;
 mod emitters;
 mod forces;
@@ -13,12 +14,14 @@ mod params;
 pub mod state;
 mod substep;
 mod viscosity_classic;
+mod viscosity_implicit;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use glam::Vec3;
 
 pub use state::{FrameStats, LiquidParticles};
+pub use viscosity_implicit::profile as implicit_viscosity_profile;
 
 use crate::error::{GloopError, Result};
 use crate::geometry;

@@ -26,8 +26,9 @@ use super::neighbours::CellGrid;
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::viscosity_classic;
+use super::viscosity_implicit;
 use super::{FrameStats, LiquidParticles};
-use crate::scene::Scene;
+use crate::scene::{Scene, ViscosityModel};
 
 /// Advances the liquid by one substep, from fractional frame `start` to `end`.
 #[allow(clippy::too_many_arguments)]
@@ -46,15 +47,23 @@ pub fn substep(
 
     // Forces, once per substep.
     let mut acceleration = forces::gravity_and_adhesion(p, liquid, objects, &lists);
-    let viscous = viscosity_classic::exchange(p, liquid, &lists);
-    for (a, dv) in acceleration.iter_mut().zip(&viscous) {
-        *a += *dv / p.dt;
+    let model = scene.settings.viscosity_model;
+    if model == ViscosityModel::Classic {
+        let viscous = viscosity_classic::exchange(p, liquid, &lists);
+        for (a, dv) in acceleration.iter_mut().zip(&viscous) {
+            *a += *dv / p.dt;
+        }
     }
     stats.neighbour_pairs += 2 * lists.near.list.pair_count() + lists.objects.pair_count();
 
     // Moves: the substep's impulse, then M translations with contacts resolved after each.
     let start_positions = liquid.position.clone();
     moves::accelerate(liquid, &acceleration, p.dt);
+    if model == ViscosityModel::Implicit {
+        // Viscosity acts on the velocities the substep's forces produced (backward Euler), so
+        // forces and viscosity are integrated together.
+        viscosity_implicit::apply(scene, p, liquid, &lists);
+    }
     let dt_move = p.dt / p.moves as f32;
     for m in 1..=p.moves {
         if objects.any_moving() {

@@ -4,10 +4,13 @@
 
 use std::fmt;
 
+pub mod rest_tank;
 pub mod resting_puddle;
 pub mod scenes;
 pub mod sphere;
+pub mod spinning_blob;
 pub mod translated_blob;
+pub mod viscometer;
 
 /// One measured quantity against its expectation.
 #[derive(Clone, Debug)]
@@ -96,6 +99,23 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "resting-puddle",
             description: "a settled puddle simulated and meshed for 100 frames does not shimmer",
             run: resting_puddle::run,
+        },
+        Scenario {
+            name: "viscometer",
+            description:
+                "a decaying periodic shear wave gives back the requested viscosity within 5%",
+            run: viscometer::run,
+        },
+        Scenario {
+            name: "spinning-blob",
+            description:
+                "a honey ball in rigid rotation keeps its momenta (classic model for info)",
+            run: spinning_blob::run,
+        },
+        Scenario {
+            name: "rest-tank",
+            description: "honey at rest in a tank: density, stillness, load and volume hold",
+            run: rest_tank::run,
         },
     ]
 }

@@ -1,0 +1,185 @@
+//! `rest-tank`: honey at rest in a steel tank stays at rest.
+//!
+//! A block of honey fills the bottom of a closed-bottom tank (floor and four walls), starting on
+//! the 2r lattice at contact distance from every wall. After two seconds of settling it is
+//! watched for ten seconds:
+//! - max density error (the solver's ρ/ρ0 − 1 after correction) ≤ 1%;
+//! - RMS speed ≤ 1e-3·√(gH);
+//! - load carried by the tank: the vertical impulse the obstacles gave the liquid, from the
+//!   momentum balance ΔP = J + M g T over the window (the solver resolves contacts by
+//!   position, so it has no contact force to read), within 5% of the weight M g;
+//! - volume drift ≤ 0.5%: the volume is that of the column under the liquid's mean height,
+//!   V ∝ 2(z̄ − z_floor), compared between the start and the end of the window.
+
+use std::sync::atomic::AtomicBool;
+
+use glam::{Mat4, Vec3};
+
+use super::Check;
+use crate::geometry::box_mesh;
+use crate::scene::{
+    presets, Domain, Materials, Motion, Role, Scene, SceneObject, Settings, ViscosityModel,
+};
+use crate::Simulation;
+
+/// What one resting run measured over its watch window.
+#[derive(Clone, Copy, Debug)]
+pub struct RestFigures {
+    pub max_density_error: f64,
+    pub max_rms_speed: f64,
+    /// Vertical load carried by the tank over the liquid's weight.
+    pub load_over_weight: f64,
+    pub volume_drift: f64,
+    /// √(gH) of the block.
+    pub speed_scale: f64,
+}
+
+fn solid_box(name: &str, lo: Vec3, hi: Vec3) -> SceneObject {
+    SceneObject {
+        name: name.into(),
+        role: Role::Obstacle {
+            material: "steel".into(),
+        },
+        mesh: box_mesh(lo, hi),
+        motion: Motion::Static {
+            matrix: Mat4::IDENTITY,
+        },
+    }
+}
+
+/// A block of `cells` lattice cells of honey in a steel tank (the layout of the solver's
+/// resting-block test), with the liquid's floor at z = 0.
+pub fn scene(radius: f32, cells: Vec3, model: ViscosityModel) -> Scene {
+    let s = 2.0 * radius;
+    let size = cells * s;
+    let gap = radius * 1.5; // object particle radius: contact distance = r + 1.5 r
+    let t = 3.0 * s;
+    let h = size.z * 2.0;
+    let (lo, hi) = (Vec3::splat(-gap), Vec3::new(size.x + gap, size.y + gap, h));
+    let objects = vec![
+        SceneObject {
+            name: "Honey".into(),
+            role: Role::Liquid {
+                material: "honey".into(),
+                initial_velocity: Vec3::ZERO,
+            },
+            mesh: box_mesh(Vec3::ZERO, size),
+            motion: Motion::default(),
+        },
+        solid_box(
+            "Floor",
+            Vec3::new(lo.x - t, lo.y - t, lo.z - t),
+            Vec3::new(hi.x + t, hi.y + t, lo.z),
+        ),
+        solid_box(
+            "Wall -x",
+            Vec3::new(lo.x - t, lo.y - t, lo.z),
+            Vec3::new(lo.x, hi.y + t, h),
+        ),
+        solid_box(
+            "Wall +x",
+            Vec3::new(hi.x, lo.y - t, lo.z),
+            Vec3::new(hi.x + t, hi.y + t, h),
+        ),
+        solid_box(
+            "Wall -y",
+            Vec3::new(lo.x, lo.y - t, lo.z),
+            Vec3::new(hi.x, lo.y, h),
+        ),
+        solid_box(
+            "Wall +y",
+            Vec3::new(lo.x, hi.y, lo.z),
+            Vec3::new(hi.x, hi.y + t, h),
+        ),
+    ];
+    let settings = Settings {
+        particle_radius: radius,
+        frame_start: 1,
+        frame_end: 100_000,
+        domain: Domain {
+            min: Vec3::splat(-0.5),
+            max: Vec3::splat(0.5),
+            periodic: [false; 3],
+        },
+        viscosity_model: model,
+        ..Settings::default()
+    };
+    let materials = Materials {
+        liquids: vec![presets::honey()],
+        solids: vec![presets::steel()],
+        adhesion_overrides: vec![],
+    };
+    Scene::new(settings, materials, objects)
+}
+
+fn mean_height_and_momentum(sim: &Simulation) -> (f64, f64) {
+    let l = sim.liquid();
+    let n = l.len() as f64;
+    let z = l.position.iter().map(|x| x.z as f64).sum::<f64>() / n;
+    let pz = l.velocity.iter().map(|v| v.z as f64).sum::<f64>();
+    (z, pz)
+}
+
+/// Settles for `settle` seconds, then watches for `watch` seconds.
+pub fn measure(
+    radius: f32,
+    cells: Vec3,
+    model: ViscosityModel,
+    settle: f32,
+    watch: f32,
+) -> crate::Result<RestFigures> {
+    let scene = scene(radius, cells, model);
+    let mut sim = Simulation::new(&scene)?;
+    let cancel = AtomicBool::new(false);
+    let fps = scene.settings.fps;
+    let g = scene.settings.gravity.length() as f64;
+    let height = (cells.z * 2.0 * radius) as f64;
+    for _ in 0..(settle * fps).round() as i32 {
+        sim.step_frame(&cancel)?;
+    }
+    // Mass factors out: every particle has the same mass (one liquid).
+    let (z0, p0) = mean_height_and_momentum(&sim);
+    let n = sim.liquid().len() as f64;
+    let (mut max_density_error, mut max_rms_speed) = (0.0f64, 0.0f64);
+    let frames = (watch * fps).round() as i32;
+    for _ in 0..frames {
+        let stats = sim.step_frame(&cancel)?;
+        max_density_error = max_density_error.max(stats.max_density_error as f64);
+        let v = &sim.liquid().velocity;
+        let rms = (v.iter().map(|v| v.length_squared() as f64).sum::<f64>() / n).sqrt();
+        max_rms_speed = max_rms_speed.max(rms);
+    }
+    let (z1, p1) = mean_height_and_momentum(&sim);
+    let elapsed = frames as f64 / fps as f64;
+    // ΔP = J − M g T  ⇒  J/(M g T) = 1 + ΔP/(M g T), with M = n (unit masses).
+    let load_over_weight = 1.0 + (p1 - p0) / (n * g * elapsed);
+    Ok(RestFigures {
+        max_density_error,
+        max_rms_speed,
+        load_over_weight,
+        volume_drift: ((z1 - z0) / z0).abs(),
+        speed_scale: (g * height).sqrt(),
+    })
+}
+
+/// A 10 × 10 × 8-cell honey block, r = 5 mm (H = 8 cm), implicit viscosity: settle 2 s,
+/// watch 10 s.
+pub fn run() -> crate::Result<Vec<Check>> {
+    let f = measure(
+        0.005,
+        Vec3::new(10.0, 10.0, 8.0),
+        ViscosityModel::Implicit,
+        2.0,
+        10.0,
+    )?;
+    Ok(vec![
+        Check::at_most("max density error", f.max_density_error, 0.01),
+        Check::at_most(
+            "RMS speed (m/s), limit 1e-3·√(gH)",
+            f.max_rms_speed,
+            1e-3 * f.speed_scale,
+        ),
+        Check::near("tank load / liquid weight", f.load_over_weight, 1.0, 0.05),
+        Check::at_most("volume drift over 10 s", f.volume_drift, 0.005),
+    ])
+}
