@@ -31,6 +31,9 @@ pub fn scene() -> Scene {
     // round to the underside and is drawn into strings there rather than dropping at once.
     let steel = SolidMaterial {
         stickiness: 12.0,
+        // Honey wets steel and does not slip on it: near no-slip friction (fraction of the
+        // touching liquid's velocity lost per 1/30 s).
+        friction: 0.95,
         ..presets::steel()
     };
     let honey = presets::honey();
