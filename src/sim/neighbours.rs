@@ -133,26 +133,33 @@ impl CellGrid {
 
     /// The occupied cells among the 27 around `key` (each once, even on tiny periodic grids).
     fn around(&self, key: IVec3) -> Vec<(u32, u32)> {
-        let mut found: Vec<u32> = Vec::with_capacity(27);
+        let periodic = self.wrap_cells != IVec3::ZERO;
+        let mut found = [0u32; 27];
+        let mut count = 0;
         for dz in -1..=1 {
             for dy in -1..=1 {
                 for dx in -1..=1 {
                     let mut k = key + IVec3::new(dx, dy, dz);
-                    for axis in 0..3 {
-                        if self.wrap_cells[axis] > 0 {
-                            k[axis] = k[axis].rem_euclid(self.wrap_cells[axis]);
+                    if periodic {
+                        for axis in 0..3 {
+                            if self.wrap_cells[axis] > 0 {
+                                k[axis] = k[axis].rem_euclid(self.wrap_cells[axis]);
+                            }
                         }
                     }
                     if let Some(&c) = self.lookup.get(&k) {
-                        if !found.contains(&c) {
-                            found.push(c);
+                        // Wrapping on a grid only a few cells wide can reach a cell twice.
+                        if !periodic || !found[..count].contains(&c) {
+                            found[count] = c;
+                            count += 1;
                         }
                     }
                 }
             }
         }
-        found.sort_unstable();
-        found
+        // Cells in sorted order, so neighbour lists come out in a fixed order.
+        found[..count].sort_unstable();
+        found[..count]
             .iter()
             .map(|&c| (self.cells[c as usize].1, self.cells[c as usize].2))
             .collect()
