@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project, from a fresh machine with Rust and Python 3.11:
 #   1. the Rust crate: unit, integration and CLI tests (release profile: they run real bakes);
-#   2. the Blender extension on real Blender: `bpy` 4.5 from PyPI in a private venv, the
+#   2. the Blender extension on real Blender: `bpy` 4.5 (then 5.0) from PyPI in private venvs, the
 #      `gloop_core` wheel built by maturin, pytest under a timeout (bpy 4.5 can hang at exit).
 # Set GLOOP_VENV to reuse a venv elsewhere; GLOOP_SKIP_BLENDER=1 runs only the Rust tests.
 set -euo pipefail
@@ -26,3 +26,11 @@ fi
 # installable zip into dist/.
 "$venv/bin/python" blender_addon/build.py --zig
 timeout 1200 "$venv/bin/python" -m pytest tests/blender -q -p no:cacheprovider
+
+echo "== Blender extension tests (bpy 5.0)"
+venv50="${GLOOP_VENV_50:-$PWD/.venv50}"
+if [ ! -x "$venv50/bin/python" ]; then
+    python3.11 -m venv "$venv50"
+fi
+"$venv50/bin/python" -m pip install --quiet "bpy==5.0.*" pytest numpy
+timeout 1200 "$venv50/bin/python" -m pytest tests/blender -q -p no:cacheprovider
