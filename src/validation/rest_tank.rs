@@ -13,13 +13,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 
 use super::Check;
-use crate::geometry::box_mesh;
-use crate::scene::{
-    presets, Domain, Materials, Motion, Role, Scene, SceneObject, Settings, ViscosityModel,
-};
+use crate::scene::{presets, Domain, Scene, ViscosityModel};
 use crate::Simulation;
 
 /// What one resting run measured over its watch window.
@@ -34,82 +31,18 @@ pub struct RestFigures {
     pub speed_scale: f64,
 }
 
-fn solid_box(name: &str, lo: Vec3, hi: Vec3) -> SceneObject {
-    SceneObject {
-        name: name.into(),
-        role: Role::Obstacle {
-            material: "steel".into(),
-        },
-        mesh: box_mesh(lo, hi),
-        motion: Motion::Static {
-            matrix: Mat4::IDENTITY,
-        },
-    }
-}
-
-/// A block of `cells` lattice cells of honey in a steel tank (the layout of the solver's
-/// resting-block test), with the liquid's floor at z = 0.
+/// A block of `cells` lattice cells of honey in a steel tank (the solver's resting-block
+/// layout), with the liquid's floor at z = 0.
 pub fn scene(radius: f32, cells: Vec3, model: ViscosityModel) -> Scene {
-    let s = 2.0 * radius;
-    let size = cells * s;
-    let gap = radius * 1.5; // object particle radius: contact distance = r + 1.5 r
-    let t = 3.0 * s;
-    let h = size.z * 2.0;
-    let (lo, hi) = (Vec3::splat(-gap), Vec3::new(size.x + gap, size.y + gap, h));
-    let objects = vec![
-        SceneObject {
-            name: "Honey".into(),
-            role: Role::Liquid {
-                material: "honey".into(),
-                initial_velocity: Vec3::ZERO,
-            },
-            mesh: box_mesh(Vec3::ZERO, size),
-            motion: Motion::default(),
-        },
-        solid_box(
-            "Floor",
-            Vec3::new(lo.x - t, lo.y - t, lo.z - t),
-            Vec3::new(hi.x + t, hi.y + t, lo.z),
-        ),
-        solid_box(
-            "Wall -x",
-            Vec3::new(lo.x - t, lo.y - t, lo.z),
-            Vec3::new(lo.x, hi.y + t, h),
-        ),
-        solid_box(
-            "Wall +x",
-            Vec3::new(hi.x, lo.y - t, lo.z),
-            Vec3::new(hi.x + t, hi.y + t, h),
-        ),
-        solid_box(
-            "Wall -y",
-            Vec3::new(lo.x, lo.y - t, lo.z),
-            Vec3::new(hi.x, lo.y, h),
-        ),
-        solid_box(
-            "Wall +y",
-            Vec3::new(lo.x, hi.y, lo.z),
-            Vec3::new(hi.x, hi.y + t, h),
-        ),
-    ];
-    let settings = Settings {
-        particle_radius: radius,
-        frame_start: 1,
-        frame_end: 100_000,
-        domain: Domain {
-            min: Vec3::splat(-0.5),
-            max: Vec3::splat(0.5),
-            periodic: [false; 3],
-        },
-        viscosity_model: model,
-        ..Settings::default()
+    let cells = [cells.x as u32, cells.y as u32, cells.z as u32];
+    let mut scene = super::scenes::liquid_in_tank(radius, cells, presets::honey(), 100_000);
+    scene.settings.domain = Domain {
+        min: Vec3::splat(-0.5),
+        max: Vec3::splat(0.5),
+        periodic: [false; 3],
     };
-    let materials = Materials {
-        liquids: vec![presets::honey()],
-        solids: vec![presets::steel()],
-        adhesion_overrides: vec![],
-    };
-    Scene::new(settings, materials, objects)
+    scene.settings.viscosity_model = model;
+    scene
 }
 
 fn mean_height_and_momentum(sim: &Simulation) -> (f64, f64) {
