@@ -86,6 +86,7 @@ fn measure(
 pub fn pass(
     p: &Params,
     liquid: &mut LiquidParticles,
+    moved: &mut [Vec3],
     objects: &ObjectParticles,
     lists: &Neighbourhoods,
 ) -> f32 {
@@ -115,11 +116,11 @@ pub fn pass(
     // One pass never moves a particle more than half a radius: a violent impact could
     // otherwise throw it past an obstacle's shell of object particles in one step.
     let limit = 0.5 * p.radius;
-    liquid
-        .position
-        .par_iter_mut()
-        .zip(correction.par_iter())
-        .for_each(|(x, dx)| *x += dx.clamp_length_max(limit));
+    let correction: Vec<Vec3> = correction
+        .into_par_iter()
+        .map(|dx| dx.clamp_length_max(limit))
+        .collect();
+    moves::shift(liquid, moved, &correction);
     max_error
 }
 
@@ -127,6 +128,7 @@ pub fn pass(
 pub fn correct(
     p: &Params,
     liquid: &mut LiquidParticles,
+    moved: &mut [Vec3],
     objects: &ObjectParticles,
     lists: &mut Neighbourhoods,
 ) -> DensityOutcome {
@@ -137,7 +139,7 @@ pub fn correct(
     };
     loop {
         lists.refresh_for_density(p, &liquid.position);
-        let max_error = pass(p, liquid, objects, lists);
+        let max_error = pass(p, liquid, moved, objects, lists);
         outcome.max_error = max_error;
         outcome.pairs_visited += lists.near.list.pair_count();
         if max_error <= p.density_tolerance {
@@ -145,7 +147,7 @@ pub fn correct(
         }
         outcome.iterations += 1;
         // The pass knows nothing of obstacles' hardness: they have the last word.
-        moves::push_out_of_obstacles(p, liquid, objects, lists);
+        moves::push_out_of_obstacles(p, liquid, moved, objects, lists);
         if outcome.iterations >= p.max_density_iterations {
             return outcome;
         }

@@ -22,23 +22,35 @@ pub fn accelerate(liquid: &mut LiquidParticles, acceleration: &[Vec3], dt: f32) 
 }
 
 /// x += v·δt_m.
-pub fn translate(liquid: &mut LiquidParticles, dt: f32) {
+pub fn translate(liquid: &mut LiquidParticles, moved: &mut [Vec3], dt: f32) {
+    let steps: Vec<Vec3> = liquid.velocity.par_iter().map(|v| *v * dt).collect();
+    shift(liquid, moved, &steps);
+}
+
+/// Moves every particle by `dx` and adds it to the particle's displacement over the substep.
+/// The displacement is kept apart from the position because a position is rounded at its own
+/// magnitude (6e-8 m at 1 m from the origin): slow viscous flow, and exact momentum balance,
+/// would be lost if the velocity were taken from the difference of two rounded positions.
+pub fn shift(liquid: &mut LiquidParticles, moved: &mut [Vec3], dx: &[Vec3]) {
     liquid
         .position
         .par_iter_mut()
-        .zip(liquid.velocity.par_iter())
-        .for_each(|(x, v)| *x += *v * dt);
+        .zip(moved.par_iter_mut())
+        .zip(dx.par_iter())
+        .for_each(|((x, m), d)| {
+            *x += *d;
+            *m += *d;
+        });
 }
 
-/// v = (x − x_start)/δt over the substep: position-based dynamics' velocity update.
-pub fn velocity_from_motion(p: &Params, liquid: &mut LiquidParticles, start: &[Vec3]) {
+/// v = displacement/δt over the substep: position-based dynamics' velocity update.
+pub fn velocity_from_motion(p: &Params, liquid: &mut LiquidParticles, moved: &[Vec3]) {
     let inv_dt = 1.0 / p.dt;
     liquid
         .velocity
         .par_iter_mut()
-        .zip(liquid.position.par_iter())
-        .zip(start.par_iter())
-        .for_each(|((v, x), x0)| *v = p.space.delta(*x, *x0) * inv_dt);
+        .zip(moved.par_iter())
+        .for_each(|(v, m)| *v = *m * inv_dt);
 }
 
 /// Liquid touching an obstacle loses a fraction of its velocity relative to the obstacle:
@@ -89,6 +101,7 @@ pub fn apply_friction(
 pub fn prevent_interpenetration(
     p: &Params,
     liquid: &mut LiquidParticles,
+    moved: &mut [Vec3],
     objects: &ObjectParticles,
     lists: &Neighbourhoods,
 ) {
@@ -105,15 +118,11 @@ pub fn prevent_interpenetration(
                     dx += d * (0.5 * (p.liquid_contact - dist) / dist);
                 }
             }
-            dx
+            dx.clamp_length_max(0.5 * p.radius)
         })
         .collect();
-    liquid
-        .position
-        .par_iter_mut()
-        .zip(corrections.par_iter())
-        .for_each(|(x, dx)| *x += dx.clamp_length_max(0.5 * p.radius));
-    stop_at_obstacles(p, liquid, objects, lists);
+    shift(liquid, moved, &corrections);
+    stop_at_obstacles(p, liquid, moved, objects, lists);
 }
 
 /// Obstacles are hard and go last: liquid is projected out of them, and the part of its
@@ -123,6 +132,7 @@ pub fn prevent_interpenetration(
 fn stop_at_obstacles(
     p: &Params,
     liquid: &mut LiquidParticles,
+    moved: &mut [Vec3],
     objects: &ObjectParticles,
     lists: &Neighbourhoods,
 ) {
@@ -133,13 +143,15 @@ fn stop_at_obstacles(
         .position
         .par_iter_mut()
         .zip(liquid.velocity.par_iter_mut())
+        .zip(moved.par_iter_mut())
         .enumerate()
-        .for_each(|(i, (x, v))| {
+        .for_each(|(i, ((x, v), m))| {
             let push = obstacle_push(p, *x, objects, lists.objects.of(i));
             if push == Vec3::ZERO {
                 return;
             }
             *x += push;
+            *m += push;
             let normal = push.normalize_or_zero();
             let wall_velocity = nearest_velocity(p, *x, objects, lists.objects.of(i));
             let closing = (*v - wall_velocity).dot(normal);
@@ -166,6 +178,7 @@ fn nearest_velocity(p: &Params, x: Vec3, objects: &ObjectParticles, near: &[u32]
 pub fn push_out_of_obstacles(
     p: &Params,
     liquid: &mut LiquidParticles,
+    moved: &mut [Vec3],
     objects: &ObjectParticles,
     lists: &Neighbourhoods,
 ) {
@@ -177,11 +190,7 @@ pub fn push_out_of_obstacles(
         .into_par_iter()
         .map(|i| obstacle_push(p, positions[i], objects, lists.objects.of(i)))
         .collect();
-    liquid
-        .position
-        .par_iter_mut()
-        .zip(pushes.par_iter())
-        .for_each(|(x, dx)| *x += *dx);
+    shift(liquid, moved, &pushes);
 }
 
 /// The push out of the obstacle particles within contact. Several particles of one wall touch at once; summing their

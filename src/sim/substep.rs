@@ -57,7 +57,7 @@ pub fn substep(
     stats.neighbour_pairs += 2 * lists.near.list.pair_count() + lists.objects.pair_count();
 
     // Moves: the substep's impulse, then M translations with contacts resolved after each.
-    let start_positions = liquid.position.clone();
+    let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
     moves::accelerate(liquid, &acceleration, p.dt);
     if model == ViscosityModel::Implicit {
         // Viscosity acts on the velocities the substep's forces produced (backward Euler), so
@@ -69,22 +69,22 @@ pub fn substep(
         if objects.any_moving() {
             objects.place_at(scene, start + (end - start) * m as f64 / p.moves as f64);
         }
-        moves::translate(liquid, dt_move);
+        moves::translate(liquid, &mut moved, dt_move);
         lists.refresh_for_contacts(p, &liquid.position, &objects.position);
         moves::apply_friction(p, liquid, objects, &lists, dt_move);
-        moves::prevent_interpenetration(p, liquid, objects, &lists);
+        moves::prevent_interpenetration(p, liquid, &mut moved, objects, &lists);
         stats.neighbour_pairs += lists.contact.list.pair_count() + 2 * lists.objects.pair_count();
     }
 
     // Density correction.
-    let outcome = density::correct(p, liquid, objects, &mut lists);
+    let outcome = density::correct(p, liquid, &mut moved, objects, &mut lists);
     stats.density_iterations += outcome.iterations;
     stats.max_density_error = outcome.max_error;
     stats.neighbour_pairs += outcome.pairs_visited;
 
     // Velocities are what the particles did over the substep (position-based dynamics), so
     // the corrections above leave no velocity behind that would push back next substep.
-    moves::velocity_from_motion(p, liquid, &start_positions);
+    moves::velocity_from_motion(p, liquid, &moved);
 
     for emitter in emitters {
         emitter.emit(scene, start, end, liquid);

@@ -102,7 +102,8 @@ fn density_correction_reaches_tolerance() {
     }
     let objects = ObjectParticles::default();
     let mut lists = Neighbourhoods::build(&p, &liquid.position, &[]);
-    let outcome = density::correct(&p, &mut liquid, &objects, &mut lists);
+    let mut moved = vec![Vec3::ZERO; liquid.len()];
+    let outcome = density::correct(&p, &mut liquid, &mut moved, &objects, &mut lists);
     assert!(outcome.iterations > 0);
     // Measure independently, by brute force.
     let w = &p.density_kernel;
