@@ -112,9 +112,6 @@ fn demo_settings(
         elastic_coefficient: 0.3,
         domain,
         max_particles,
-        // Real honey, paint and gel viscosities are far beyond what the paper's explicit
-        // exchange can represent at these resolutions (PHYSICS_NOTES §1.3).
-        viscosity_model: crate::scene::ViscosityModel::Implicit,
         ..Settings::default()
     }
 }

@@ -8,10 +8,12 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "snake_case")]
 pub enum ViscosityModel {
     /// Steele et al. 2004's explicit momentum exchange, with its strength derived from the
-    /// material's dynamic viscosity (see `sim::viscosity_classic`).
-    #[default]
+    /// material's dynamic viscosity (see `sim::viscosity_classic`). It saturates far below
+    /// honey at millimetre resolution and brakes spinning blobs; kept as the paper's model.
     Classic,
-    /// Implicit, angular-momentum-conserving viscosity in physical units (issue 3).
+    /// Implicit, angular-momentum-conserving viscosity in physical units (Weiler et al. 2018;
+    /// `sim::viscosity_implicit`): the measured viscosity is the requested one.
+    #[default]
     Implicit,
 }
 
