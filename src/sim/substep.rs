@@ -62,7 +62,7 @@ pub fn substep(
     if model == ViscosityModel::Implicit {
         // Viscosity acts on the velocities the substep's forces produced (backward Euler), so
         // forces and viscosity are integrated together.
-        viscosity_implicit::apply(scene, p, liquid, &lists);
+        viscosity_implicit::apply(scene, p, liquid, objects, &lists);
     }
     let dt_move = p.dt / p.moves as f32;
     for m in 1..=p.moves {

@@ -36,6 +36,7 @@ use rayon::prelude::*;
 use super::cg;
 use super::kernels::VISCOSITY_SUPPORT_RADII;
 use super::neighbourhoods::Neighbourhoods;
+use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
 use crate::scene::Scene;
@@ -113,10 +114,23 @@ struct Couplings {
     start: Vec<usize>,
     neighbour: Vec<u32>,
     e: Vec<Vec3>,
+    /// Couplings to obstacle particles (no-slip walls), with the obstacle's velocity: the same
+    /// operator with the wall's velocity held fixed, scaled by the solid's friction so an
+    /// artist's "how much it sticks" also sets how strongly the wall drags viscous liquid.
+    /// Without them, the wall's drag reached the liquid only through the first layer's
+    /// friction and weakened as the resolution got finer.
+    wall_start: Vec<usize>,
+    wall: Vec<(Vec3, Vec3)>,
 }
 
 impl Couplings {
-    fn build(p: &Params, mu: &[f32], liquid: &LiquidParticles, lists: &Neighbourhoods) -> Self {
+    fn build(
+        p: &Params,
+        mu: &[f32],
+        liquid: &LiquidParticles,
+        objects: &ObjectParticles,
+        lists: &Neighbourhoods,
+    ) -> Self {
         let kernel = CubicSpline::new(VISCOSITY_SUPPORT_RADII * p.radius);
         let volume = (2.0 * p.radius).powi(3);
         let scale = LAPLACIAN_FACTOR * volume * volume * p.dt / lattice_factor(&kernel, p.radius);
@@ -150,11 +164,47 @@ impl Couplings {
             }
             start.push(neighbour.len());
         }
+        let walls: Vec<Vec<(Vec3, Vec3)>> = (0..liquid.len())
+            .into_par_iter()
+            .map(|i| {
+                let mi = mu[liquid.material[i] as usize];
+                lists
+                    .objects
+                    .of(i)
+                    .iter()
+                    .filter_map(|&k| {
+                        let k = k as usize;
+                        let d = p.space.delta(x[i], objects.position[k]);
+                        let w = kernel.laplacian_weight(d.length_squared());
+                        let mu_ik = mi * p.friction[objects.material[k] as usize];
+                        (w > 0.0 && mu_ik > 0.0)
+                            .then(|| (d * (scale * mu_ik * w).sqrt(), objects.velocity[k]))
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut wall_start = Vec::with_capacity(walls.len() + 1);
+        wall_start.push(0);
+        let mut wall = Vec::new();
+        for row in walls {
+            wall.extend(row);
+            wall_start.push(wall.len());
+        }
         Couplings {
             start,
             neighbour,
             e,
+            wall_start,
+            wall,
         }
+    }
+
+    /// Σ_k e_ik (e_ik·(v_i − u_k)) over the walls near i (u_k the wall's velocity).
+    #[inline(always)]
+    fn wall_sum(&self, i: usize, vi: Vec3) -> Vec3 {
+        self.wall[self.wall_start[i]..self.wall_start[i + 1]]
+            .iter()
+            .fold(Vec3::ZERO, |s, (e, u)| s + *e * e.dot(vi - *u))
     }
 
     /// Σ_j e_ij (e_ij·(v_i − v_j)): the (momentum-conserving) viscous impulse on i, negated.
@@ -173,7 +223,14 @@ impl Couplings {
             .into_par_iter()
             .map(|i| {
                 let mut d = Mat3::from_diagonal(Vec3::splat(mass[i]));
-                for &e in &self.e[self.start[i]..self.start[i + 1]] {
+                let walls = self.wall[self.wall_start[i]..self.wall_start[i + 1]]
+                    .iter()
+                    .map(|w| w.0);
+                for e in self.e[self.start[i]..self.start[i + 1]]
+                    .iter()
+                    .copied()
+                    .chain(walls)
+                {
                     d += Mat3::from_cols(e * e.x, e * e.y, e * e.z);
                 }
                 d.inverse()
@@ -201,6 +258,7 @@ pub fn apply(
     scene: &Scene,
     p: &Params,
     liquid: &mut LiquidParticles,
+    objects: &ObjectParticles,
     lists: &Neighbourhoods,
 ) -> u32 {
     let started = Instant::now();
@@ -213,18 +271,23 @@ pub fn apply(
     if liquid.is_empty() || mu.iter().all(|&m| m <= 0.0) {
         return 0;
     }
-    let couplings = Couplings::build(p, &mu, liquid, lists);
+    let couplings = Couplings::build(p, &mu, liquid, objects, lists);
     let mass: Vec<f32> = liquid
         .material
         .iter()
         .map(|&m| p.liquid_mass[m as usize])
         .collect();
     let v_star = &liquid.velocity;
-    let b: Vec<Vec3> = v_star.iter().zip(&mass).map(|(v, m)| *v * *m).collect();
+    // The walls' velocities are known: their part of the operator moves to the right side.
+    let b: Vec<Vec3> = (0..liquid.len())
+        .into_par_iter()
+        .map(|i| v_star[i] * mass[i] - couplings.wall_sum(i, Vec3::ZERO))
+        .collect();
     let operator = |v: &[Vec3], out: &mut [Vec3]| {
-        out.par_iter_mut()
-            .enumerate()
-            .for_each(|(i, o)| *o = mass[i] * v[i] + couplings.pair_sum(i, v));
+        out.par_iter_mut().enumerate().for_each(|(i, o)| {
+            *o = mass[i] * v[i] + couplings.pair_sum(i, v) + couplings.wall_sum(i, v[i])
+                - couplings.wall_sum(i, Vec3::ZERO)
+        });
     };
     let mut v = v_star.clone();
     let outcome = cg::solve(
@@ -238,7 +301,7 @@ pub fn apply(
     // The solved velocity's force, applied as antisymmetric pair terms (exact conservation).
     let updated: Vec<Vec3> = (0..liquid.len())
         .into_par_iter()
-        .map(|i| v_star[i] - couplings.pair_sum(i, &v) / mass[i])
+        .map(|i| v_star[i] - (couplings.pair_sum(i, &v) + couplings.wall_sum(i, v[i])) / mass[i])
         .collect();
     liquid.velocity = updated;
     SOLVE_NANOS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
