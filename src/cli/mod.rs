@@ -32,34 +32,14 @@ enum Command {
     Demo {
         /// Which demo.
         name: String,
-        /// Cache folder to write (created if missing; an earlier bake in it is replaced).
-        #[arg(long)]
-        out: PathBuf,
-        /// Frames to bake, inclusive, e.g. `1..50` (default: the demo's range).
-        #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
-        frames: Option<(i32, i32)>,
-        /// Continue from the last complete frame in the cache folder.
-        #[arg(long)]
-        resume: bool,
-        /// Write particle files only, no surface meshes (mesh later with `gloop mesh`).
-        #[arg(long)]
-        no_surface: bool,
+        #[command(flatten)]
+        cache: CacheArgs,
     },
     /// Bake a scene file (binary `.gloop` or JSON) into a cache folder.
     Bake {
         scene: PathBuf,
-        /// Cache folder to write (created if missing; an earlier bake in it is replaced).
-        #[arg(long)]
-        out: PathBuf,
-        /// Frames to bake, inclusive, e.g. `1..50` (default: the scene's range).
-        #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
-        frames: Option<(i32, i32)>,
-        /// Continue from the last complete frame in the cache folder.
-        #[arg(long)]
-        resume: bool,
-        /// Write particle files only, no surface meshes (mesh later with `gloop mesh`).
-        #[arg(long)]
-        no_surface: bool,
+        #[command(flatten)]
+        cache: CacheArgs,
     },
     /// Print what a cache folder holds: manifest, frames present, particle counts.
     Info { dir: PathBuf },
@@ -99,37 +79,40 @@ enum Command {
     },
 }
 
+/// Where and how `demo` and `bake` write their cache.
+#[derive(clap::Args)]
+struct CacheArgs {
+    /// Cache folder to write (created if missing; an earlier bake in it is replaced).
+    #[arg(long)]
+    out: PathBuf,
+    /// Frames to bake, inclusive, e.g. `1..50` (default: the scene's range).
+    #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
+    frames: Option<(i32, i32)>,
+    /// Continue from the last complete frame in the cache folder.
+    #[arg(long)]
+    resume: bool,
+    /// Write particle files only, no surface meshes (mesh later with `gloop mesh`).
+    #[arg(long)]
+    no_surface: bool,
+}
+
+impl CacheArgs {
+    fn bake_args(&self) -> bake_cmd::BakeArgs {
+        bake_cmd::BakeArgs {
+            frames: self.frames,
+            resume: self.resume,
+            surface: !self.no_surface,
+        }
+    }
+}
+
 /// Parses the arguments, runs the command and returns the exit status.
 pub fn run() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Demo {
-            name,
-            out,
-            frames,
-            resume,
-            no_surface,
-        } => {
-            let args = bake_cmd::BakeArgs {
-                frames,
-                resume,
-                surface: !no_surface,
-            };
-            bake_cmd::demo(&name, &out, args)
-        }
-        Command::Bake {
-            scene,
-            out,
-            frames,
-            resume,
-            no_surface,
-        } => {
-            let args = bake_cmd::BakeArgs {
-                frames,
-                resume,
-                surface: !no_surface,
-            };
-            bake_cmd::bake_file(&scene, &out, args)
+        Command::Demo { name, cache } => bake_cmd::demo(&name, &cache.out, cache.bake_args()),
+        Command::Bake { scene, cache } => {
+            bake_cmd::bake_file(&scene, &cache.out, cache.bake_args())
         }
         Command::Info { dir } => info::run(&dir).map(|()| 0),
         Command::Mesh {

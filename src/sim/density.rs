@@ -147,7 +147,7 @@ pub fn correct(
         }
         outcome.iterations += 1;
         // The pass knows nothing of obstacles' hardness: they have the last word.
-        moves::push_out_of_obstacles(p, liquid, moved, objects, lists);
+        moves::stop_at_obstacles(p, liquid, moved, objects, lists);
         if outcome.iterations >= p.max_density_iterations {
             return outcome;
         }

@@ -128,8 +128,9 @@ pub fn prevent_interpenetration(
 /// Obstacles are hard and go last: liquid is projected out of them, and the part of its
 /// velocity (relative to the obstacle) that still points into them is removed, so liquid
 /// pressing down from above cannot drive the bottom layer through a wall over the moves. The
-/// velocity change only removes motion into the wall; it never adds any.
-fn stop_at_obstacles(
+/// velocity change only removes motion into the wall; it never adds any. The density
+/// correction, which knows nothing of obstacles, ends each of its passes with this too.
+pub fn stop_at_obstacles(
     p: &Params,
     liquid: &mut LiquidParticles,
     moved: &mut [Vec3],
@@ -171,26 +172,6 @@ fn nearest_velocity(p: &Params, x: Vec3, objects: &ObjectParticles, near: &[u32]
             da.total_cmp(&db).then(a.cmp(&b))
         })
         .map_or(Vec3::ZERO, |k| objects.velocity[k])
-}
-
-/// Projects liquid particles out of obstacles (positions only). The density correction knows
-/// nothing of obstacles, so each of its passes ends with this: obstacles have the last word.
-pub fn push_out_of_obstacles(
-    p: &Params,
-    liquid: &mut LiquidParticles,
-    moved: &mut [Vec3],
-    objects: &ObjectParticles,
-    lists: &Neighbourhoods,
-) {
-    if objects.position.is_empty() {
-        return;
-    }
-    let positions = &liquid.position;
-    let pushes: Vec<Vec3> = (0..liquid.len())
-        .into_par_iter()
-        .map(|i| obstacle_push(p, positions[i], objects, lists.objects.of(i)))
-        .collect();
-    shift(liquid, moved, &pushes);
 }
 
 /// The push out of the obstacle particles within contact. Several particles of one wall touch at once; summing their

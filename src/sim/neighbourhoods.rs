@@ -16,6 +16,7 @@ use rustc_hash::FxHashMap;
 
 use super::neighbours::{CellGrid, NeighbourList, Space};
 use super::params::Params;
+use super::LiquidParticles;
 
 /// Above this fraction of movers, a full rebuild is cheaper than patching.
 const PATCH_LIMIT: f32 = 0.1;
@@ -116,8 +117,20 @@ pub struct Neighbourhoods {
 }
 
 impl Neighbourhoods {
-    pub fn build(p: &Params, liquid: &[Vec3], objects: &[Vec3]) -> Self {
-        let near = LiquidPairs::build(p.space, liquid, p.force_reach + p.skin);
+    /// Reorders the liquid by grid cell (neighbours sit close in memory), then builds the lists
+    /// on that same grid rather than bucketing the particles a second time.
+    pub fn sort_and_build(p: &Params, liquid: &mut LiquidParticles, objects: &[Vec3]) -> Self {
+        let reach = p.force_reach + p.skin;
+        let grid = CellGrid::build(&liquid.position, reach, p.space);
+        let order: Vec<usize> = grid.order.iter().map(|&i| i as usize).collect();
+        liquid.permute(&order);
+        let grid = grid.renumbered();
+        let x = &liquid.position;
+        let near = LiquidPairs::from_list(grid.neighbour_lists(x, x, reach, true), x, reach);
+        Self::around(p, near, x, objects)
+    }
+
+    fn around(p: &Params, near: LiquidPairs, liquid: &[Vec3], objects: &[Vec3]) -> Self {
         let contact_reach = p.liquid_contact + p.skin;
         let contact = LiquidPairs::from_list(
             near.list.filtered(&p.space, liquid, liquid, contact_reach),

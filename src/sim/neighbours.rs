@@ -121,6 +121,13 @@ impl CellGrid {
         grid
     }
 
+    /// The same grid after the points were reordered by `order` (point k is now the old point
+    /// `order[k]`), so each cell holds the consecutive new indices it held before.
+    pub fn renumbered(mut self) -> Self {
+        self.order = (0..self.order.len() as u32).collect();
+        self
+    }
+
     fn key(&self, p: Vec3) -> IVec3 {
         let mut k = ((p - self.space.min) / self.cell_size).floor().as_ivec3();
         for axis in 0..3 {

@@ -15,14 +15,14 @@
 //! shimmering at ~0.1 m/s; this one settles to ~1 mm/s).
 //!
 //! plus what a production bake needs around it: liquid sorted by grid cell for memory
-//! locality, moving obstacles placed at each move's instant, emitters, and the domain.
+//! locality (`Neighbourhoods::sort_and_build`), moving obstacles placed at each move's
+//! instant, emitters, and the domain.
 
 use super::density;
 use super::emitters::Emitter;
 use super::forces;
 use super::moves;
 use super::neighbourhoods::Neighbourhoods;
-use super::neighbours::CellGrid;
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::viscosity_classic;
@@ -42,8 +42,7 @@ pub fn substep(
     end: f64,
     stats: &mut FrameStats,
 ) {
-    sort_by_cell(p, liquid);
-    let mut lists = Neighbourhoods::build(p, &liquid.position, &objects.position);
+    let mut lists = Neighbourhoods::sort_and_build(p, liquid, &objects.position);
 
     // Forces, once per substep.
     let mut acceleration = forces::gravity_and_adhesion(p, liquid, objects, &lists);
@@ -90,13 +89,6 @@ pub fn substep(
         emitter.emit(scene, start, end, liquid);
     }
     stats.removed += keep_inside_domain(scene, p, liquid);
-}
-
-/// Reorders the liquid particles by grid cell, so neighbours sit close in memory.
-fn sort_by_cell(p: &Params, liquid: &mut LiquidParticles) {
-    let grid = CellGrid::build(&liquid.position, p.force_reach + p.skin, p.space);
-    let order: Vec<usize> = grid.order.iter().map(|&i| i as usize).collect();
-    liquid.permute(&order);
 }
 
 /// Wraps particles along periodic axes and removes those that left the domain elsewhere.

@@ -64,7 +64,19 @@ pub fn liquid_in_tank(radius: f32, cells: [u32; 3], liquid: LiquidMaterial, fram
             Vec3::new(hi.x, hi.y + t, h),
         ),
     ];
-    let settings = Settings {
+    let settings = small_scene_settings(radius, frames);
+    let materials = Materials {
+        liquids: vec![liquid],
+        solids: vec![presets::steel()],
+        adhesion_overrides: vec![],
+    };
+    Scene::new(settings, materials, objects)
+}
+
+/// Settings of the small validation and test scenes: 24 fps from frame 1, 4 substeps × 6
+/// moves, a 2 m domain around the origin.
+pub fn small_scene_settings(radius: f32, frames: i32) -> Settings {
+    Settings {
         fps: 24.0,
         frame_start: 1,
         frame_end: frames,
@@ -77,11 +89,5 @@ pub fn liquid_in_tank(radius: f32, cells: [u32; 3], liquid: LiquidMaterial, fram
             periodic: [false; 3],
         },
         ..Settings::default()
-    };
-    let materials = Materials {
-        liquids: vec![liquid],
-        solids: vec![presets::steel()],
-        adhesion_overrides: vec![],
-    };
-    Scene::new(settings, materials, objects)
+    }
 }

@@ -3,23 +3,10 @@
 
 use glam::{Mat4, Vec3};
 use gloop::geometry::box_mesh;
-use gloop::scene::{presets, Domain, Materials, Motion, Role, Scene, SceneObject, Settings};
+use gloop::scene::{presets, Materials, Motion, Role, Scene, SceneObject, Settings};
 
 pub fn settings(radius: f32, frames: i32) -> Settings {
-    Settings {
-        fps: 24.0,
-        frame_start: 1,
-        frame_end: frames,
-        particle_radius: radius,
-        substeps: 4,
-        moves: 6,
-        domain: Domain {
-            min: Vec3::splat(-1.0),
-            max: Vec3::splat(1.0),
-            periodic: [false; 3],
-        },
-        ..Settings::default()
-    }
+    gloop::validation::scenes::small_scene_settings(radius, frames)
 }
 
 pub fn materials() -> Materials {
