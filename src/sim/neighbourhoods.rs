@@ -175,9 +175,13 @@ impl Neighbourhoods {
     /// Before a density pass (objects have not moved since the last refresh).
     pub fn refresh_for_density(&mut self, p: &Params, liquid: &[Vec3]) {
         self.near.refresh(p.space, liquid, p.skin);
+        // Objects have not moved since their reference positions: lend those out (without a
+        // copy per pass) and measure their displacement as zero.
         let objects = std::mem::take(&mut self.objects_built_at);
-        self.objects_built_at = objects.clone();
         self.refresh_objects(p, liquid, &objects);
+        if self.objects_built_at.is_empty() {
+            self.objects_built_at = objects;
+        }
     }
 
     fn refresh_objects(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
