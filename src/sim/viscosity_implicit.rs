@@ -37,6 +37,7 @@ use super::cg;
 use super::csr::{gather_rows, Rows};
 use super::kernels::VISCOSITY_SUPPORT_RADII;
 use super::neighbourhoods::Neighbourhoods;
+use super::neighbours::Space;
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
@@ -109,11 +110,16 @@ fn lattice_factor(kernel: &CubicSpline, radius: f32) -> f32 {
     (LAPLACIAN_FACTOR as f64 / 2.0 * volume as f64 * sum) as f32
 }
 
-/// Pairs of the system with their coupling vectors e_ij = x_ij·√(δt·c_ij), so that the
-/// implicit operator is (A v)_i = m_i v_i + Σ_j e_ij (e_ij·(v_i − v_j)). e_ji = −e_ij bitwise.
-struct Couplings {
-    /// Liquid neighbour j and e_ij, per liquid particle i.
-    pairs: Rows<(u32, Vec3)>,
+/// Pairs of the system with their coupling strengths k_ij = δt·c_ij, so that the implicit
+/// operator is (A v)_i = m_i v_i + Σ_j k_ij x_ij (x_ij·(v_i − v_j)). The offsets x_ij are
+/// taken from the positions again rather than stored (a stored vector per pair tripled the
+/// couplings' memory); x_ji = −x_ij and k_ji = k_ij bitwise, so each pair term is exactly
+/// antisymmetric.
+struct Couplings<'a> {
+    positions: &'a [Vec3],
+    space: Space,
+    /// Liquid neighbour j and k_ij, per liquid particle i.
+    pairs: Rows<(u32, f32)>,
     /// Couplings to obstacle particles (no-slip walls), with the obstacle's velocity: the same
     /// operator with the wall's velocity held fixed, scaled by the solid's friction so an
     /// artist's "how much it sticks" also sets how strongly the wall drags viscous liquid.
@@ -122,11 +128,11 @@ struct Couplings {
     walls: Rows<(Vec3, Vec3)>,
 }
 
-impl Couplings {
+impl<'a> Couplings<'a> {
     fn build(
         p: &Params,
         mu: &[f32],
-        liquid: &LiquidParticles,
+        liquid: &'a LiquidParticles,
         objects: &ObjectParticles,
         lists: &Neighbourhoods,
     ) -> Self {
@@ -140,7 +146,7 @@ impl Couplings {
                 let d = p.space.delta(x[i], x[j as usize]);
                 let w = kernel.laplacian_weight(d.length_squared());
                 let mu_ij = 0.5 * (mi + mu[liquid.material[j as usize] as usize]);
-                (w > 0.0 && mu_ij > 0.0).then(|| (j, d * (scale * mu_ij * w).sqrt()))
+                (w > 0.0 && mu_ij > 0.0).then_some((j, scale * mu_ij * w))
             })
         });
         let walls = gather_rows(liquid.len(), |i| {
@@ -154,7 +160,12 @@ impl Couplings {
                     .then(|| (d * (scale * mu_ik * w).sqrt(), objects.velocity[k]))
             })
         });
-        Couplings { pairs, walls }
+        Couplings {
+            positions: x,
+            space: p.space,
+            pairs,
+            walls,
+        }
     }
 
     /// Σ_k e_ik (e_ik·(v_i − u_k)) over the walls near i (u_k the wall's velocity).
@@ -166,12 +177,15 @@ impl Couplings {
             .fold(Vec3::ZERO, |s, (e, u)| s + *e * e.dot(vi - *u))
     }
 
-    /// Σ_j e_ij (e_ij·(v_i − v_j)): the (momentum-conserving) viscous impulse on i, negated.
+    /// Σ_j k_ij x_ij (x_ij·(v_i − v_j)): the (momentum-conserving) viscous impulse on i, negated.
     #[inline(always)]
     fn pair_sum(&self, i: usize, v: &[Vec3]) -> Vec3 {
+        let xi = self.positions[i];
         let mut s = Vec3::ZERO;
-        for &(j, e) in self.pairs.of(i) {
-            s += e * e.dot(v[i] - v[j as usize]);
+        for &(j, k) in self.pairs.of(i) {
+            let j = j as usize;
+            let d = self.space.delta(xi, self.positions[j]);
+            s += d * (k * d.dot(v[i] - v[j]));
         }
         s
     }
@@ -181,9 +195,13 @@ impl Couplings {
             .into_par_iter()
             .map(|i| {
                 let mut d = Mat3::from_diagonal(Vec3::splat(mass[i]));
-                let walls = self.walls.of(i).iter().map(|w| w.0);
-                for e in self.pairs.of(i).iter().map(|p| p.1).chain(walls) {
-                    d += Mat3::from_cols(e * e.x, e * e.y, e * e.z);
+                let xi = self.positions[i];
+                for &(j, k) in self.pairs.of(i) {
+                    let x = self.space.delta(xi, self.positions[j as usize]);
+                    d += Mat3::from_cols(x * (k * x.x), x * (k * x.y), x * (k * x.z));
+                }
+                for (e, _) in self.walls.of(i) {
+                    d += Mat3::from_cols(*e * e.x, *e * e.y, *e * e.z);
                 }
                 d.inverse()
             })
