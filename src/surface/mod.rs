@@ -115,7 +115,8 @@ impl SurfaceMesh {
 }
 
 /// Meshes one frame of particles. `velocities` and `colours` may be shorter than `positions`
-/// (missing entries count as still and grey); particles with non-finite coordinates are ignored.
+/// (missing or non-finite entries count as still and grey); particles with non-finite
+/// coordinates are ignored.
 pub fn mesh_particles(
     positions: &[Vec3],
     velocities: &[Vec3],
@@ -155,10 +156,18 @@ pub fn mesh_particles_timed(
     let vel: Vec<Vec3> = kept
         .iter()
         .map(|&i| velocities.get(i).copied().unwrap_or(Vec3::ZERO))
+        .map(|v| if v.is_finite() { v } else { Vec3::ZERO })
         .collect();
     let col: Vec<[f32; 3]> = kept
         .iter()
         .map(|&i| colours.get(i).copied().unwrap_or([0.8; 3]))
+        .map(|c| {
+            if c.iter().all(|v| v.is_finite()) {
+                c
+            } else {
+                [0.8; 3]
+            }
+        })
         .collect();
     if pos.is_empty() {
         return (SurfaceMesh::default(), vec![]);
@@ -176,16 +185,22 @@ pub fn mesh_particles_timed(
         s.centre_passes(),
     );
     lap("centre smoothing");
-    let links = neighbours::thin_links(
+    let link = s.region_distance * r;
+    let smoothed_grid =
+        neighbours::ParticleGrid::with_regions(&smoothed, &region, params.support.max(link) / 2.0);
+    let (fraction, own_fraction) = neighbours::kernel_fractions(
+        &smoothed_grid,
         &smoothed,
         &region,
-        s.region_distance * r,
         params.support,
         field::rest_sum(s.kernel_radius),
-        0.7,
     );
+    let links = neighbours::thin_links(&smoothed_grid, &smoothed, &region, &fraction, link, 0.7);
     lap("thin links");
-    let raw = polygonize::polygonize(&smoothed, &region, &links, &params, cell);
+    // Deep particles: their own region's kernel sum is nearly the bulk's (a flat surface's top
+    // layer has 0.81, the layer under it 0.99). Blocks that only they reach are wholly inside.
+    let deep: Vec<bool> = own_fraction.iter().map(|&f| f >= 0.95).collect();
+    let raw = polygonize::polygonize(&smoothed, &region, &deep, &links, &params, cell);
     lap("polygonize");
     if raw.triangles.is_empty() {
         return (SurfaceMesh::default(), stages);
@@ -202,13 +217,10 @@ pub fn mesh_particles_timed(
         .zip(&raw_normals)
         .map(|(x, n)| *x - 2.0 * r * *n)
         .collect();
-    let bulk_grid = neighbours::ParticleGrid::new(&smoothed, params.support / 2.0);
     let bulk = attributes::vertex_bulk(
         &probes,
         &raw.region,
-        &smoothed,
-        &region,
-        &bulk_grid,
+        &smoothed_grid,
         params.support,
         field::rest_sum(s.kernel_radius),
     );
@@ -232,17 +244,9 @@ pub fn mesh_particles_timed(
 
     lap("mesh smoothing + volume");
     let normals = smooth::vertex_normals(&vertices, &raw.triangles, &adjacency);
-    let grid = neighbours::ParticleGrid::new(&pos, params.support / 2.0);
-    let attributes = attributes::vertex_attributes(
-        &vertices,
-        &raw.region,
-        &pos,
-        &region,
-        &vel,
-        &col,
-        &grid,
-        params.support,
-    );
+    let grid = neighbours::ParticleGrid::with_regions(&pos, &region, params.support / 2.0);
+    let attributes =
+        attributes::vertex_attributes(&vertices, &raw.region, &vel, &col, &grid, params.support);
     lap("normals, colours, velocities");
     let mesh = SurfaceMesh {
         positions: vertices,

@@ -36,45 +36,85 @@ fn div_floor(a: i32, b: i32) -> i32 {
 /// Marks link entries in block lists (after the particles, in link order).
 const LINK: u32 = 1 << 31;
 
+/// Regions whose field fits in a box of at most this many cells a side (drops, short strands)
+/// are evaluated as one box of their own size: tiled into `BLOCK`-blocks, a lone drop's
+/// 17^3-point support straddles 8 blocks, which evaluated and marched 8x as many points.
+const COMPACT: i32 = 2 * BLOCK;
+
+/// Marks a touch of a compact region's own box (see [`COMPACT`]) instead of a tiled block.
+const OWN_BOX: i32 = i32::MIN;
+
 /// Polygonizes the field of `positions`, each region on its own. `region[i]` is particle i's
-/// region; `links` pairs of particles (same region) joined by capsules; `cell` the cube size.
+/// region; `deep[i]` says particle i is deep inside its region's liquid (see below); `links`
+/// pairs of particles (same region) joined by capsules; `cell` the cube size.
+///
+/// Narrow band: a block that only deep particles reach lies wholly inside the liquid, has no
+/// surface, and is not evaluated (deep inside a pool that is most blocks). Should one hold
+/// surface after all, an evaluated neighbour sees a point that is not inside on their shared
+/// boundary and wakes it, so the surface is never left open.
 pub fn polygonize(
     positions: &[Vec3],
     region: &[u32],
+    deep: &[bool],
     links: &[(u32, u32)],
     params: &FieldParams,
     cell: f32,
 ) -> RawMesh {
     let h = params.support;
     let b = BALL_SUPPORT * params.radius;
+    // Grid points each particle's support reaches, and each region's box of them (the capsules
+    // reach no further than their end particles' supports, since b < h).
+    let reach = |p: Vec3| -> ([i32; 3], [i32; 3]) {
+        (
+            ((p - h) / cell).to_array().map(|v| v.ceil() as i32),
+            ((p + h) / cell).to_array().map(|v| v.floor() as i32),
+        )
+    };
+    let regions = region.iter().max().map_or(0, |&g| g as usize + 1);
+    let mut boxes = vec![([i32::MAX; 3], [i32::MIN; 3]); regions];
+    for (p, &g) in positions.iter().zip(region) {
+        let (lo, hi) = reach(*p);
+        let bx = &mut boxes[g as usize];
+        *bx = (
+            std::array::from_fn(|a| bx.0[a].min(lo[a])),
+            std::array::from_fn(|a| bx.1[a].max(hi[a])),
+        );
+    }
+    let compact: Vec<bool> = boxes
+        .iter()
+        .map(|(lo, hi)| (0..3).all(|a| hi[a] - lo[a] + 2 <= COMPACT))
+        .collect();
+    // Blocks a box of grid points falls in, or the region's own box.
+    let blocks_of = |r: u32, lo: [i32; 3], hi: [i32; 3]| {
+        let (b0, b1): ([i32; 3], [i32; 3]) = if compact[r as usize] {
+            ([OWN_BOX; 3], [OWN_BOX; 3])
+        } else {
+            // Block b covers points [b*BLOCK, (b+1)*BLOCK].
+            (
+                std::array::from_fn(|a| div_floor(lo[a] - 1, BLOCK)),
+                std::array::from_fn(|a| div_floor(hi[a], BLOCK)),
+            )
+        };
+        (b0[2]..=b1[2]).flat_map(move |z| {
+            (b0[1]..=b1[1]).flat_map(move |y| (b0[0]..=b1[0]).map(move |x| (z, y, x)))
+        })
+    };
     // (region, block z, y, x, particle): every block each particle's support reaches.
     let mut touches: Vec<(u32, i32, i32, i32, u32)> = positions
         .par_iter()
         .enumerate()
         .flat_map_iter(|(i, p)| {
-            let lo = ((*p - h) / cell).to_array().map(|v| v.ceil() as i32);
-            let hi = ((*p + h) / cell).to_array().map(|v| v.floor() as i32);
-            // Block b covers points [b*BLOCK, (b+1)*BLOCK].
-            let b0: [i32; 3] = std::array::from_fn(|a| div_floor(lo[a] - 1, BLOCK));
-            let b1: [i32; 3] = std::array::from_fn(|a| div_floor(hi[a], BLOCK));
+            let (lo, hi) = reach(*p);
             let r = region[i];
-            (b0[2]..=b1[2]).flat_map(move |z| {
-                (b0[1]..=b1[1])
-                    .flat_map(move |y| (b0[0]..=b1[0]).map(move |x| (r, z, y, x, i as u32)))
-            })
+            blocks_of(r, lo, hi).map(move |(z, y, x)| (r, z, y, x, i as u32))
         })
         .collect();
     touches.par_extend(links.par_iter().enumerate().flat_map_iter(|(k, &(i, j))| {
         let (p, q) = (positions[i as usize], positions[j as usize]);
         let lo = ((p.min(q) - b) / cell).to_array().map(|v| v.ceil() as i32);
         let hi = ((p.max(q) + b) / cell).to_array().map(|v| v.floor() as i32);
-        let b0: [i32; 3] = std::array::from_fn(|a| div_floor(lo[a] - 1, BLOCK));
-        let b1: [i32; 3] = std::array::from_fn(|a| div_floor(hi[a], BLOCK));
         let r = region[i as usize];
-        (b0[2]..=b1[2]).flat_map(move |z| {
-            (b0[1]..=b1[1])
-                .flat_map(move |y| (b0[0]..=b1[0]).map(move |x| (r, z, y, x, LINK | k as u32)))
-        })
+        blocks_of(r, lo, hi).map(move |(z, y, x)| (r, z, y, x, LINK | k as u32))
     }));
     touches.par_sort_unstable();
 
@@ -91,36 +131,131 @@ pub fn polygonize(
         return RawMesh::default();
     }
 
-    let blocks: Vec<BlockMesh> = starts
-        .par_windows(2)
-        .map(|w| {
-            let run = &touches[w[0]..w[1]];
-            let (r, bz, by, bx, _) = run[0];
-            let origin = [bx * BLOCK, by * BLOCK, bz * BLOCK];
-            let field = evaluate_block(
-                params,
-                origin,
-                BLOCK as usize,
-                cell,
-                run.iter()
-                    .filter(|t| t.4 & LINK == 0)
-                    .map(|t| positions[t.4 as usize]),
-                run.iter().filter(|t| t.4 & LINK != 0).map(|t| {
-                    let (i, j) = links[(t.4 & !LINK) as usize];
-                    (positions[i as usize], positions[j as usize])
-                }),
-            );
-            march_block(r, origin, cell, &field)
+    let block_count = starts.len() - 1;
+    let keys: Vec<BlockKey> = (0..block_count)
+        .map(|k| {
+            let t = touches[starts[k]];
+            (t.0, t.1, t.2, t.3)
         })
         .collect();
-
-    stitch(blocks)
+    let skippable: Vec<bool> = (0..block_count)
+        .map(|k| {
+            keys[k].1 != OWN_BOX
+                && touches[starts[k]..starts[k + 1]]
+                    .iter()
+                    .all(|t| t.4 & LINK == 0 && deep[t.4 as usize])
+        })
+        .collect();
+    let evaluate = |k: usize| -> (BlockMesh, Vec<usize>) {
+        let run = &touches[starts[k]..starts[k + 1]];
+        let (r, bz, by, bx) = keys[k];
+        // Points [origin, origin + cells]; a region's own box has one point of margin
+        // beyond its particles' supports, so the surface closes inside it.
+        let (origin, cells) = if bz == OWN_BOX {
+            let (lo, hi) = boxes[r as usize];
+            (
+                lo.map(|v| v - 1),
+                std::array::from_fn(|a| (hi[a] - lo[a] + 2) as usize),
+            )
+        } else {
+            ([bx * BLOCK, by * BLOCK, bz * BLOCK], [BLOCK as usize; 3])
+        };
+        let field = evaluate_block(
+            params,
+            origin,
+            cells,
+            cell,
+            run.iter()
+                .filter(|t| t.4 & LINK == 0)
+                .map(|t| positions[t.4 as usize]),
+            run.iter().filter(|t| t.4 & LINK != 0).map(|t| {
+                let (i, j) = links[(t.4 & !LINK) as usize];
+                (positions[i as usize], positions[j as usize])
+            }),
+        );
+        let wake = if bz == OWN_BOX {
+            vec![]
+        } else {
+            skipped_neighbours_to_wake(&keys, &skippable, k, &field)
+        };
+        (march_block(r, origin, cells, cell, &field), wake)
+    };
+    let mut meshes: Vec<Option<BlockMesh>> = (0..block_count).map(|_| None).collect();
+    let mut todo: Vec<usize> = (0..block_count).filter(|&k| !skippable[k]).collect();
+    while !todo.is_empty() {
+        let done: Vec<(usize, (BlockMesh, Vec<usize>))> =
+            todo.par_iter().map(|&k| (k, evaluate(k))).collect();
+        let mut next = Vec::new();
+        for (k, (mesh, wake)) in done {
+            meshes[k] = Some(mesh);
+            next.extend(wake);
+        }
+        next.sort_unstable();
+        next.dedup();
+        next.retain(|&k| meshes[k].is_none());
+        todo = next;
+    }
+    // Block order, whichever round evaluated them: the same bits for any thread count.
+    stitch(meshes.into_iter().flatten().collect())
 }
 
-fn march_block(region: u32, origin: [i32; 3], cell: f32, value: &[f32]) -> BlockMesh {
-    let n = BLOCK as usize;
-    let side = n + 1;
-    let index = |x: usize, y: usize, z: usize| (z * side + y) * side + x;
+/// A block: region, block z, y, x (or [`OWN_BOX`] three times).
+type BlockKey = (u32, i32, i32, i32);
+
+/// The skipped (`skippable`, sorted `keys`) neighbours of tiled block `k` that share a grid point
+/// with it where its `field` is not inside: they hold surface after all.
+fn skipped_neighbours_to_wake(
+    keys: &[BlockKey],
+    skippable: &[bool],
+    k: usize,
+    field: &[f32],
+) -> Vec<usize> {
+    let n = BLOCK;
+    let side = (n + 1) as usize;
+    let (r, bz, by, bx) = keys[k];
+    let mut wake = Vec::new();
+    for dz in -1..=1 {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if (dx, dy, dz) == (0, 0, 0) {
+                    continue;
+                }
+                let Ok(j) = keys.binary_search(&(r, bz + dz, by + dy, bx + dx)) else {
+                    continue;
+                };
+                if !skippable[j] {
+                    continue;
+                }
+                // The shared points: the face, edge or corner towards the neighbour.
+                let span = |d: i32| match d {
+                    -1 => 0..=0,
+                    1 => n as usize..=n as usize,
+                    _ => 0..=n as usize,
+                };
+                let outside_shared = span(dz).any(|z| {
+                    span(dy).any(|y| span(dx).any(|x| field[(z * side + y) * side + x] <= 0.0))
+                });
+                if outside_shared {
+                    wake.push(j);
+                }
+            }
+        }
+    }
+    wake
+}
+
+/// Marching cubes over the `cells` of a block whose first point is `origin`; `value` holds the
+/// field at its `(cells + 1)` points per axis, x fastest.
+fn march_block(
+    region: u32,
+    origin: [i32; 3],
+    cells: [usize; 3],
+    cell: f32,
+    value: &[f32],
+) -> BlockMesh {
+    let [nx, ny, nz] = cells;
+    let (sx, sy) = (nx + 1, ny + 1);
+    let index = |x: usize, y: usize, z: usize| (z * sy + y) * sx + x;
     let mut mesh = BlockMesh {
         keys: vec![],
         positions: vec![],
@@ -131,10 +266,10 @@ fn march_block(region: u32, origin: [i32; 3], cell: f32, value: &[f32]) -> Block
     if inside == 0 || inside == value.len() {
         return mesh;
     }
-    let mut local_vertex = vec![u32::MAX; side * side * side * 3];
-    for z in 0..n {
-        for y in 0..n {
-            for x in 0..n {
+    let mut local_vertex = vec![u32::MAX; value.len() * 3];
+    for z in 0..nz {
+        for y in 0..ny {
+            for x in 0..nx {
                 let mut case = 0usize;
                 for c in 0..8 {
                     let [ox, oy, oz] = corner_offset(c);
@@ -152,18 +287,20 @@ fn march_block(region: u32, origin: [i32; 3], cell: f32, value: &[f32]) -> Block
                     let p0 = index(px, py, pz);
                     let slot = p0 * 3 + axis;
                     if local_vertex[slot] == u32::MAX {
-                        let step = [1, side, side * side][axis];
+                        let step = [1, sx, sx * sy][axis];
                         let p1 = p0 + step;
                         let (f0, f1) = (value[p0], value[p1]);
                         // Clamped away from the corners so no two vertices coincide.
                         let t = (f0 / (f0 - f1)).clamp(0.01, 0.99);
-                        let mut pos = [px as f32, py as f32, pz as f32];
+                        // From the global grid point, so the position does not depend on
+                        // how the grid was cut into blocks (bits included).
+                        let mut pos = [
+                            (origin[0] + px as i32) as f32,
+                            (origin[1] + py as i32) as f32,
+                            (origin[2] + pz as i32) as f32,
+                        ];
                         pos[axis] += t;
-                        let world = Vec3::new(
-                            (origin[0] as f32 + pos[0]) * cell,
-                            (origin[1] as f32 + pos[1]) * cell,
-                            (origin[2] as f32 + pos[2]) * cell,
-                        );
+                        let world = Vec3::from(pos) * cell;
                         local_vertex[slot] = mesh.positions.len() as u32;
                         mesh.positions.push(world);
                         mesh.keys.push((
