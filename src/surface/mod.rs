@@ -188,19 +188,15 @@ pub fn mesh_particles_timed(
     let link = s.region_distance * r;
     let smoothed_grid =
         neighbours::ParticleGrid::with_regions(&smoothed, &region, params.support.max(link) / 2.0);
-    let (fraction, own_fraction) = neighbours::kernel_fractions(
+    let fraction = neighbours::kernel_fractions(
         &smoothed_grid,
         &smoothed,
-        &region,
         params.support,
         field::rest_sum(s.kernel_radius),
     );
     let links = neighbours::thin_links(&smoothed_grid, &smoothed, &region, &fraction, link, 0.7);
     lap("thin links");
-    // Deep particles: their own region's kernel sum is nearly the bulk's (a flat surface's top
-    // layer has 0.81, the layer under it 0.99). Blocks that only they reach are wholly inside.
-    let deep: Vec<bool> = own_fraction.iter().map(|&f| f >= 0.95).collect();
-    let raw = polygonize::polygonize(&smoothed, &region, &deep, &links, &params, cell);
+    let raw = polygonize::polygonize(&smoothed, &region, &links, &params, cell);
     lap("polygonize");
     if raw.triangles.is_empty() {
         return (SurfaceMesh::default(), stages);
@@ -208,6 +204,7 @@ pub fn mesh_particles_timed(
 
     let mut vertices = raw.positions;
     let adjacency = smooth::Adjacency::new(vertices.len(), &raw.triangles);
+    lap("mesh adjacency");
     // How much liquid lies under each vertex, probed one particle diameter below it: a particle
     // sitting on a bulk surface then counts as bulk (smoothed away), while strands and lone drops
     // stay light (kept).
@@ -227,6 +224,7 @@ pub fn mesh_particles_timed(
     let weight: Vec<f32> = bulk.iter().map(|&b| smooth::smoothing_weight(b)).collect();
     lap("smoothing weights");
     smooth::laplacian(&mut vertices, &adjacency, &weight, s.smoothing_iterations());
+    lap("mesh smoothing");
 
     // Each region encloses its liquid's volume: particles on a lattice of spacing 2r.
     let mut target = vec![0.0f64; region_count];
@@ -242,12 +240,13 @@ pub fn mesh_particles_timed(
         r,
     );
 
-    lap("mesh smoothing + volume");
+    lap("volume restoration");
     let normals = smooth::vertex_normals(&vertices, &raw.triangles, &adjacency);
+    lap("normals");
     let grid = neighbours::ParticleGrid::with_regions(&pos, &region, params.support / 2.0);
     let attributes =
         attributes::vertex_attributes(&vertices, &raw.region, &vel, &col, &grid, params.support);
-    lap("normals, colours, velocities");
+    lap("colours, velocities");
     let mesh = SurfaceMesh {
         positions: vertices,
         normals,

@@ -231,34 +231,30 @@ pub fn regions(positions: &[Vec3], link: f32) -> (Vec<u32>, usize) {
     (region, count as usize)
 }
 
-/// Each particle's kernel sum (support `support`, kernel `(1 - d^2/H^2)^3`) relative to the
-/// resting lattice's `rest_sum`: over all particles, and over its own region's only. Inside bulk
-/// liquid both are ~1, a flat surface 0.81, a one-particle strand 0.36. `grid` needs cells of at
-/// least `support / 2`.
+/// Each particle's kernel sum (support `support`, kernel `(1 - d^2/H^2)^3`, all particles)
+/// relative to the resting lattice's `rest_sum`: inside bulk liquid ~1 (0.8-1.3 when
+/// jittered), a flat surface 0.81, a one-particle strand 0.36. `grid` needs cells of at least
+/// `support / 2`.
 pub fn kernel_fractions(
     grid: &ParticleGrid,
     positions: &[Vec3],
-    region: &[u32],
     support: f32,
     rest_sum: f32,
-) -> (Vec<f32>, Vec<f32>) {
+) -> Vec<f32> {
     let h2 = support * support;
     positions
         .par_iter()
-        .zip(region.par_iter())
-        .map(|(p, &own)| {
-            let (mut all, mut same) = (0.0f32, 0.0f32);
+        .map(|p| {
+            let mut sum = 0.0f32;
             // Branch-free (a particle beyond the support adds exactly 0.0): the branch on the
             // distance was mispredicted half the time and cost twice the arithmetic.
-            grid.for_each_within_cells(*p, 2, |_, q, g| {
+            grid.for_each_within_cells(*p, 2, |_, q, _| {
                 let v = (1.0 - q.distance_squared(*p) / h2).max(0.0);
-                let w = v * v * v;
-                all += w;
-                same += if g == own { w } else { 0.0 };
+                sum += v * v * v;
             });
-            (all / rest_sum, same / rest_sum)
+            sum / rest_sum
         })
-        .unzip()
+        .collect()
 }
 
 /// Pairs `(i, j)`, `i < j`, of the same region closer than `link`, where at least one of the two

@@ -45,17 +45,19 @@ const COMPACT: i32 = 2 * BLOCK;
 const OWN_BOX: i32 = i32::MIN;
 
 /// Polygonizes the field of `positions`, each region on its own. `region[i]` is particle i's
-/// region; `deep[i]` says particle i is deep inside its region's liquid (see below); `links`
-/// pairs of particles (same region) joined by capsules; `cell` the cube size.
+/// region; `links` pairs of particles (same region) joined by capsules; `cell` the cube size.
 ///
-/// Narrow band: a block that only deep particles reach lies wholly inside the liquid, has no
-/// surface, and is not evaluated (deep inside a pool that is most blocks). Should one hold
-/// surface after all, an evaluated neighbour sees a point that is not inside on their shared
-/// boundary and wakes it, so the surface is never left open.
+/// Narrow band: blocks wholly inside the liquid have no surface, and deep inside a pool they
+/// are most blocks, so they are not evaluated. Evaluation starts from the blocks at the edge of
+/// each region's blocks (and those with capsules) and spreads to every neighbour with which an
+/// evaluated block shares a grid point that is not inside, until none is woken. The surface is
+/// thus never left open, and all surface connected to the edge is found. What is left should
+/// be wholly inside; a bubble enclosed in it is looked for on every fourth point (1/64 of the
+/// work; it finds any bubble whose outside part holds a ball of radius 1.8 cells, i.e. bubbles
+/// about two particles across and up) and flooded from where found.
 pub fn polygonize(
     positions: &[Vec3],
     region: &[u32],
-    deep: &[bool],
     links: &[(u32, u32)],
     params: &FieldParams,
     cell: f32,
@@ -138,20 +140,24 @@ pub fn polygonize(
             (t.0, t.1, t.2, t.3)
         })
         .collect();
-    let skippable: Vec<bool> = (0..block_count)
+    let seed: Vec<bool> = (0..block_count)
+        .into_par_iter()
         .map(|k| {
-            keys[k].1 != OWN_BOX
-                && touches[starts[k]..starts[k + 1]]
+            let (r, bz, by, bx) = keys[k];
+            bz == OWN_BOX
+                || touches[starts[k]..starts[k + 1]]
                     .iter()
-                    .all(|t| t.4 & LINK == 0 && deep[t.4 as usize])
+                    .any(|t| t.4 & LINK != 0)
+                || neighbour_offsets().any(|(dx, dy, dz)| {
+                    keys.binary_search(&(r, bz + dz, by + dy, bx + dx)).is_err()
+                })
         })
         .collect();
-    let evaluate = |k: usize| -> (BlockMesh, Vec<usize>) {
-        let run = &touches[starts[k]..starts[k + 1]];
+    // Points [origin, origin + cells] of block k; a region's own box has one point of margin
+    // beyond its particles' supports, so the surface closes inside it.
+    let extent = |k: usize| -> ([i32; 3], [usize; 3]) {
         let (r, bz, by, bx) = keys[k];
-        // Points [origin, origin + cells]; a region's own box has one point of margin
-        // beyond its particles' supports, so the surface closes inside it.
-        let (origin, cells) = if bz == OWN_BOX {
+        if bz == OWN_BOX {
             let (lo, hi) = boxes[r as usize];
             (
                 lo.map(|v| v - 1),
@@ -159,12 +165,18 @@ pub fn polygonize(
             )
         } else {
             ([bx * BLOCK, by * BLOCK, bz * BLOCK], [BLOCK as usize; 3])
-        };
-        let field = evaluate_block(
+        }
+    };
+    // The field on block k's points, or on every other one (`stride` 2: 1/8 of the work).
+    let field_of = |k: usize, stride: usize| {
+        let run = &touches[starts[k]..starts[k + 1]];
+        let (origin, cells) = extent(k);
+        let s = stride as i32;
+        evaluate_block(
             params,
-            origin,
-            cells,
-            cell,
+            origin.map(|v| v / s),
+            cells.map(|n| n / stride),
+            cell * stride as f32,
             run.iter()
                 .filter(|t| t.4 & LINK == 0)
                 .map(|t| positions[t.4 as usize]),
@@ -172,29 +184,43 @@ pub fn polygonize(
                 let (i, j) = links[(t.4 & !LINK) as usize];
                 (positions[i as usize], positions[j as usize])
             }),
-        );
+        )
+    };
+    let evaluate = |k: usize| -> (BlockMesh, Vec<usize>) {
+        let (origin, cells) = extent(k);
+        let field = field_of(k, 1);
+        let (r, bz, _, _) = keys[k];
         let wake = if bz == OWN_BOX {
             vec![]
         } else {
-            skipped_neighbours_to_wake(&keys, &skippable, k, &field)
+            neighbours_to_wake(&keys, k, &field)
         };
         (march_block(r, origin, cells, cell, &field), wake)
     };
     let mut meshes: Vec<Option<BlockMesh>> = (0..block_count).map(|_| None).collect();
-    let mut todo: Vec<usize> = (0..block_count).filter(|&k| !skippable[k]).collect();
-    while !todo.is_empty() {
-        let done: Vec<(usize, (BlockMesh, Vec<usize>))> =
-            todo.par_iter().map(|&k| (k, evaluate(k))).collect();
-        let mut next = Vec::new();
-        for (k, (mesh, wake)) in done {
-            meshes[k] = Some(mesh);
-            next.extend(wake);
+    let flood = |meshes: &mut Vec<Option<BlockMesh>>, mut todo: Vec<usize>| {
+        while !todo.is_empty() {
+            let done: Vec<(usize, (BlockMesh, Vec<usize>))> =
+                todo.par_iter().map(|&k| (k, evaluate(k))).collect();
+            let mut next = Vec::new();
+            for (k, (mesh, wake)) in done {
+                meshes[k] = Some(mesh);
+                next.extend(wake);
+            }
+            next.sort_unstable();
+            next.dedup();
+            next.retain(|&k| meshes[k].is_none());
+            todo = next;
         }
-        next.sort_unstable();
-        next.dedup();
-        next.retain(|&k| meshes[k].is_none());
-        todo = next;
-    }
+    };
+    flood(&mut meshes, (0..block_count).filter(|&k| seed[k]).collect());
+    // Blocks the flood did not reach should be wholly inside; look for enclosed bubbles.
+    let unreached: Vec<usize> = (0..block_count).filter(|&k| meshes[k].is_none()).collect();
+    let bubbles: Vec<usize> = unreached
+        .into_par_iter()
+        .filter(|&k| field_of(k, 4).iter().any(|&v| v <= 0.0))
+        .collect();
+    flood(&mut meshes, bubbles);
     // Block order, whichever round evaluated them: the same bits for any thread count.
     stitch(meshes.into_iter().flatten().collect())
 }
@@ -202,46 +228,34 @@ pub fn polygonize(
 /// A block: region, block z, y, x (or [`OWN_BOX`] three times).
 type BlockKey = (u32, i32, i32, i32);
 
-/// The skipped (`skippable`, sorted `keys`) neighbours of tiled block `k` that share a grid point
-/// with it where its `field` is not inside: they hold surface after all.
-fn skipped_neighbours_to_wake(
-    keys: &[BlockKey],
-    skippable: &[bool],
-    k: usize,
-    field: &[f32],
-) -> Vec<usize> {
-    let n = BLOCK;
-    let side = (n + 1) as usize;
+/// The 26 neighbour directions (dx, dy, dz).
+fn neighbour_offsets() -> impl Iterator<Item = (i32, i32, i32)> {
+    (-1..=1)
+        .flat_map(|dz| (-1..=1).flat_map(move |dy| (-1..=1).map(move |dx| (dx, dy, dz))))
+        .filter(|&d| d != (0, 0, 0))
+}
+
+/// The neighbours (indices into the sorted `keys`) of tiled block `k` that share a grid point
+/// with it where its `field` is not inside: the surface may go on into them.
+fn neighbours_to_wake(keys: &[BlockKey], k: usize, field: &[f32]) -> Vec<usize> {
+    let n = BLOCK as usize;
+    let side = n + 1;
     let (r, bz, by, bx) = keys[k];
-    let mut wake = Vec::new();
-    for dz in -1..=1 {
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                if (dx, dy, dz) == (0, 0, 0) {
-                    continue;
-                }
-                let Ok(j) = keys.binary_search(&(r, bz + dz, by + dy, bx + dx)) else {
-                    continue;
-                };
-                if !skippable[j] {
-                    continue;
-                }
-                // The shared points: the face, edge or corner towards the neighbour.
-                let span = |d: i32| match d {
-                    -1 => 0..=0,
-                    1 => n as usize..=n as usize,
-                    _ => 0..=n as usize,
-                };
-                let outside_shared = span(dz).any(|z| {
-                    span(dy).any(|y| span(dx).any(|x| field[(z * side + y) * side + x] <= 0.0))
-                });
-                if outside_shared {
-                    wake.push(j);
-                }
-            }
-        }
-    }
-    wake
+    // The shared points along one axis: the face, edge or corner towards the neighbour.
+    let span = |d: i32| match d {
+        -1 => 0..=0,
+        1 => n..=n,
+        _ => 0..=n,
+    };
+    neighbour_offsets()
+        .filter_map(|(dx, dy, dz)| {
+            let j = keys.binary_search(&(r, bz + dz, by + dy, bx + dx)).ok()?;
+            let not_inside = span(dz).any(|z| {
+                span(dy).any(|y| span(dx).any(|x| field[(z * side + y) * side + x] <= 0.0))
+            });
+            not_inside.then_some(j)
+        })
+        .collect()
 }
 
 /// Marching cubes over the `cells` of a block whose first point is `origin`; `value` holds the
