@@ -27,6 +27,7 @@ pub mod bench;
 mod cases;
 mod centres;
 mod field;
+mod march;
 mod neighbours;
 pub mod ply;
 mod polygonize;

@@ -43,30 +43,40 @@ impl Adjacency {
                 fill[v as usize] += 1;
             }
         }
-        let rings: Vec<Vec<u32>> = (0..vertex_count)
+        // One-rings in chunks of vertices, each into one buffer: a Vec per vertex made the
+        // allocator the bottleneck.
+        const CHUNK: usize = 4096;
+        let pieces: Vec<(Vec<u32>, Vec<u32>)> = (0..vertex_count.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|v| {
-                let mut ring: Vec<u32> = faces
-                    [face_offsets[v] as usize..face_offsets[v + 1] as usize]
-                    .iter()
-                    .flat_map(|&f| triangles[f as usize])
-                    .filter(|&n| n as usize != v)
-                    .collect();
-                ring.sort_unstable();
-                ring.dedup();
-                ring
+            .map(|c| {
+                let vertices = c * CHUNK..((c + 1) * CHUNK).min(vertex_count);
+                let mut sizes = Vec::with_capacity(vertices.len());
+                let mut rings = Vec::with_capacity(vertices.len() * 7);
+                let mut ring = Vec::with_capacity(32);
+                for v in vertices {
+                    ring.clear();
+                    for &f in &faces[face_offsets[v] as usize..face_offsets[v + 1] as usize] {
+                        ring.extend(triangles[f as usize].iter().filter(|&&n| n as usize != v));
+                    }
+                    ring.sort_unstable();
+                    ring.dedup();
+                    sizes.push(ring.len() as u32);
+                    rings.extend_from_slice(&ring);
+                }
+                (sizes, rings)
             })
             .collect();
         let mut offsets = Vec::with_capacity(vertex_count + 1);
         offsets.push(0u32);
-        for ring in &rings {
-            offsets.push(offsets.last().unwrap() + ring.len() as u32);
+        for size in pieces.iter().flat_map(|(sizes, _)| sizes) {
+            offsets.push(offsets.last().unwrap() + size);
         }
+        let neighbours = pieces.into_iter().flat_map(|(_, rings)| rings).collect();
         Adjacency {
             face_offsets,
             faces,
             offsets,
-            neighbours: rings.concat(),
+            neighbours,
         }
     }
 
@@ -98,21 +108,21 @@ pub fn laplacian(
     iterations: usize,
 ) {
     const LAMBDA: f32 = 0.5;
+    // Two buffers, swapped: a fresh 5 MB vector per step was freshly mapped memory each time.
+    let mut next = positions.clone();
     for _ in 0..iterations {
-        let next: Vec<Vec3> = (0..positions.len())
-            .into_par_iter()
-            .map(|v| {
-                let ring = adjacency.of(v);
-                let p = positions[v];
-                if ring.is_empty() || weight[v] == 0.0 {
-                    return p;
-                }
+        next.par_iter_mut().enumerate().for_each(|(v, out)| {
+            let ring = adjacency.of(v);
+            let p = positions[v];
+            *out = if ring.is_empty() || weight[v] == 0.0 {
+                p
+            } else {
                 let mean =
                     ring.iter().map(|&n| positions[n as usize]).sum::<Vec3>() / ring.len() as f32;
                 p + LAMBDA * weight[v] * (mean - p)
-            })
-            .collect();
-        *positions = next;
+            };
+        });
+        std::mem::swap(positions, &mut next);
     }
 }
 
