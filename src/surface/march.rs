@@ -23,6 +23,8 @@ pub struct BlockMesh {
     keys: Vec<EdgeKey>,
     positions: Vec<Vec3>,
     triangles: Vec<[u32; 3]>,
+    /// The vertices on edges that lie in the block's boundary, which a neighbour makes too.
+    shared: Vec<u32>,
 }
 
 /// Marching cubes over the `cells` of a block whose first point is `origin`; `value` holds the
@@ -41,6 +43,7 @@ pub fn march_block(
         keys: vec![],
         positions: vec![],
         triangles: vec![],
+        shared: vec![],
     };
     // One bit per point, a u64 per row of points (rows have at most 33): cubes wholly inside
     // or outside are then skipped a row at a time, and most cubes are (a block's surface
@@ -100,6 +103,10 @@ pub fn march_block(
                         let world = Vec3::from(pos) * cell;
                         local_vertex[slot] = mesh.positions.len() as u32;
                         mesh.positions.push(world);
+                        let local = [px, py, pz];
+                        if (0..3).any(|a| a != axis && (local[a] == 0 || local[a] == cells[a])) {
+                            mesh.shared.push(mesh.positions.len() as u32 - 1);
+                        }
                         mesh.keys.push((
                             region,
                             origin[2] + pz as i32,
@@ -120,36 +127,92 @@ pub fn march_block(
     mesh
 }
 
-/// Joins the blocks' meshes: a vertex on a block face was made by both blocks (bit-identical,
-/// since both evaluated the same particles in the same order); keep one per grid edge.
+/// Joins the blocks' meshes: a vertex on a block's boundary was made by each block sharing that
+/// edge (bit-identical, since all evaluated the same particles in the same order); the first
+/// block's copy is kept. Vertices are numbered block by block in block order, so only the
+/// boundary vertices need sorting (the serial merge of all of them was a tenth of the mesher).
 pub fn stitch(blocks: Vec<BlockMesh>) -> RawMesh {
-    let mut all: Vec<(EdgeKey, u32, u32)> = blocks
+    let mut shared: Vec<(EdgeKey, u32, u32)> = blocks
         .iter()
         .enumerate()
         .flat_map(|(b, m)| {
-            m.keys
+            m.shared
                 .iter()
-                .enumerate()
-                .map(move |(v, k)| (*k, b as u32, v as u32))
+                .map(move |&v| (m.keys[v as usize], b as u32, v))
         })
         .collect();
-    all.par_sort_unstable();
-    let mut remap: Vec<Vec<u32>> = blocks.iter().map(|m| vec![0; m.keys.len()]).collect();
-    let mut out = RawMesh::default();
-    let mut last: Option<EdgeKey> = None;
-    for (key, b, v) in all {
-        if last != Some(key) {
-            let m = &blocks[b as usize];
-            out.positions.push(m.positions[v as usize]);
-            out.region.push(key.0);
-            last = Some(key);
+    shared.par_sort_unstable();
+    // Copies after the first of each edge: (block, vertex) -> the first copy's (block, vertex).
+    let mut alias: Vec<Vec<(u32, u32)>> = blocks
+        .iter()
+        .map(|m| vec![(u32::MAX, 0); m.keys.len()])
+        .collect();
+    let mut first = 0;
+    for k in 1..shared.len() {
+        if shared[k].0 == shared[first].0 {
+            alias[shared[k].1 as usize][shared[k].2 as usize] = (shared[first].1, shared[first].2);
+        } else {
+            first = k;
         }
-        remap[b as usize][v as usize] = out.positions.len() as u32 - 1;
     }
-    out.triangles = blocks
+    let owned = |b: usize| alias[b].iter().filter(|a| a.0 == u32::MAX).count() as u32;
+    let mut offset = Vec::with_capacity(blocks.len());
+    let mut total = 0u32;
+    for b in 0..blocks.len() {
+        offset.push(total);
+        total += owned(b);
+    }
+    // Numbers of the kept vertices, then of the copies (from the block they were kept in).
+    let kept: Vec<Vec<u32>> = (0..blocks.len())
+        .into_par_iter()
+        .map(|b| {
+            let mut next = offset[b];
+            alias[b]
+                .iter()
+                .map(|a| {
+                    if a.0 != u32::MAX {
+                        return u32::MAX;
+                    }
+                    next += 1;
+                    next - 1
+                })
+                .collect()
+        })
+        .collect();
+    let remap: Vec<Vec<u32>> = (0..blocks.len())
+        .into_par_iter()
+        .map(|b| {
+            alias[b]
+                .iter()
+                .zip(&kept[b])
+                .map(|(a, &n)| {
+                    if a.0 == u32::MAX {
+                        n
+                    } else {
+                        kept[a.0 as usize][a.1 as usize]
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let vertices: Vec<(Vec3, u32)> = blocks
+        .par_iter()
+        .zip(alias.par_iter())
+        .flat_map_iter(|(m, a)| {
+            (0..m.keys.len())
+                .filter(|&v| a[v].0 == u32::MAX)
+                .map(|v| (m.positions[v], m.keys[v].0))
+        })
+        .collect();
+    let (positions, region) = vertices.into_iter().unzip();
+    let triangles = blocks
         .par_iter()
         .zip(remap.par_iter())
         .flat_map_iter(|(m, map)| m.triangles.iter().map(move |t| t.map(|v| map[v as usize])))
         .collect();
-    out
+    RawMesh {
+        positions,
+        region,
+        triangles,
+    }
 }
