@@ -69,11 +69,15 @@ fn main() {
     let started = Instant::now();
     for _ in 0..frames {
         let t = Instant::now();
+        let (viscosity_before, _) = gloop::sim::implicit_viscosity_profile();
         let stats = sim.step_frame(&cancel).unwrap();
+        let (viscosity_after, _) = gloop::sim::implicit_viscosity_profile();
+        // The per-frame viscosity time lets tools/compare_splishsplash.py leave out the first frame.
         println!(
-            "frame {:3}: {:.2} s, density iterations {}, max density error {:.4}",
+            "frame {:3}: {:.2} s, implicit viscosity {:.3} s, density iterations {}, max density error {:.4}",
             stats.frame,
             t.elapsed().as_secs_f32(),
+            (viscosity_after - viscosity_before).as_secs_f32(),
             stats.density_iterations,
             stats.max_density_error
         );

@@ -1,7 +1,7 @@
 //! The add-on's way of running a bake: a child process watched through `status.json` and
-//! stopped by creating the `cancel` file.
+//! stopped by creating the `cancel` file; and a terminal user's: Ctrl-C.
 
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gloop::cache::{BakeState, CacheDir, Manifest, Status};
@@ -13,6 +13,24 @@ const FRAMES: i32 = 60;
 
 #[test]
 fn cancel_file_stops_a_running_cli_bake_which_then_resumes() {
+    stop_then_resume(|cache, _| std::fs::write(cache.cancel(), b"").unwrap());
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_running_cli_bake_which_then_resumes() {
+    stop_then_resume(|_, child| {
+        let sent = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    });
+}
+
+/// Starts a bake, lets it finish a few frames, stops it with `stop`, checks that it stopped
+/// cleanly keeping its frames, then resumes it to the end.
+fn stop_then_resume(stop: impl FnOnce(&CacheDir, &Child)) {
     let work = tempfile::tempdir().unwrap();
     let scene = work.path().join("tiny.json");
     tiny_scene(FRAMES).save(&scene).unwrap();
@@ -53,7 +71,7 @@ fn cancel_file_stops_a_running_cli_bake_which_then_resumes() {
         );
         std::thread::sleep(Duration::from_millis(1));
     }
-    std::fs::write(cache.cancel(), b"").unwrap();
+    stop(&cache, &child);
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(
@@ -80,7 +98,7 @@ fn cancel_file_stops_a_running_cli_bake_which_then_resumes() {
         expected
     );
 
-    // The CLI clears the stale cancel request and finishes the bake.
+    // The CLI clears a stale cancel request and finishes the bake.
     let output = bake(true).wait_with_output().unwrap();
     assert_eq!(
         output.status.code(),

@@ -20,8 +20,8 @@ if [ ! -x "$venv/bin/python" ]; then
     python3.11 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet "bpy==4.5.*" "maturin>=1.9.4,<2" ziglang pytest numpy ruff
-"$venv/bin/ruff" check blender_addon tests/blender
-"$venv/bin/ruff" format --check blender_addon tests/blender
+"$venv/bin/ruff" check blender_addon tests/blender tools
+"$venv/bin/ruff" format --check blender_addon tests/blender tools
 # The gloop_core wheel (manylinux_2_28, as Blender's glibc) into blender_addon/wheels/, and the
 # installable zip into dist/.
 "$venv/bin/python" blender_addon/build.py --zig

@@ -45,6 +45,7 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
     };
     // A `cancel` file left by an earlier run would stop this bake at once.
     gloop::bake::remove_stale_cancel(out)?;
+    stop_on_interrupt(&options);
     let result = bake(scene, out, &options, &mut on_progress);
     bar.finish_and_clear();
     let summary = result?;
@@ -68,6 +69,23 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
             );
             Ok(super::EXIT_CANCELLED)
         }
+    }
+}
+
+/// Ctrl-C (or SIGTERM) asks the bake to stop as its `cancel` file does: within a substep,
+/// keeping every finished frame, with `status.json` saying "cancelled" and `--resume` able to
+/// continue. A second Ctrl-C exits at once (the finished frames are on disk either way).
+fn stop_on_interrupt(options: &BakeOptions) {
+    let cancel = options.cancel.clone();
+    let installed = ctrlc::set_handler(move || {
+        if cancel.swap(true, std::sync::atomic::Ordering::AcqRel) {
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping after the current substep (Ctrl-C again to quit now)");
+    });
+    // Only one handler per process; a second bake in the same process keeps the first.
+    if let Err(ctrlc::Error::System(e)) = installed {
+        eprintln!("warning: Ctrl-C will not stop the bake gracefully ({e})");
     }
 }
 

@@ -96,6 +96,9 @@ pub fn pass(
     }
     let w = &p.density_kernel;
     let positions = &liquid.position;
+    // One pass never moves a particle more than half a radius: a violent impact could
+    // otherwise throw it past an obstacle's shell of object particles in one step.
+    let limit = 0.5 * p.radius;
     let correction: Vec<Vec3> = (0..liquid.len())
         .into_par_iter()
         .map(|i| {
@@ -110,15 +113,8 @@ pub fn pass(
                 let d = p.space.delta(xi, positions[j]);
                 dx += d * (s * w.slope_over_distance_sq(d.length_squared()));
             }
-            dx
+            dx.clamp_length_max(limit)
         })
-        .collect();
-    // One pass never moves a particle more than half a radius: a violent impact could
-    // otherwise throw it past an obstacle's shell of object particles in one step.
-    let limit = 0.5 * p.radius;
-    let correction: Vec<Vec3> = correction
-        .into_par_iter()
-        .map(|dx| dx.clamp_length_max(limit))
         .collect();
     moves::shift(liquid, moved, &correction);
     max_error

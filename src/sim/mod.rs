@@ -2,6 +2,7 @@
 //! other files are its pieces.
 
 mod cg;
+mod csr;
 mod density;
 mod emitters;
 mod forces;

@@ -34,6 +34,7 @@ use glam::{Mat3, Vec3};
 use rayon::prelude::*;
 
 use super::cg;
+use super::csr::{gather_rows, Rows};
 use super::kernels::VISCOSITY_SUPPORT_RADII;
 use super::neighbourhoods::Neighbourhoods;
 use super::objects::ObjectParticles;
@@ -111,16 +112,14 @@ fn lattice_factor(kernel: &CubicSpline, radius: f32) -> f32 {
 /// Pairs of the system with their coupling vectors e_ij = x_ij·√(δt·c_ij), so that the
 /// implicit operator is (A v)_i = m_i v_i + Σ_j e_ij (e_ij·(v_i − v_j)). e_ji = −e_ij bitwise.
 struct Couplings {
-    start: Vec<usize>,
-    neighbour: Vec<u32>,
-    e: Vec<Vec3>,
+    /// Liquid neighbour j and e_ij, per liquid particle i.
+    pairs: Rows<(u32, Vec3)>,
     /// Couplings to obstacle particles (no-slip walls), with the obstacle's velocity: the same
     /// operator with the wall's velocity held fixed, scaled by the solid's friction so an
     /// artist's "how much it sticks" also sets how strongly the wall drags viscous liquid.
     /// Without them, the wall's drag reached the liquid only through the first layer's
     /// friction and weakened as the resolution got finer.
-    wall_start: Vec<usize>,
-    wall: Vec<(Vec3, Vec3)>,
+    walls: Rows<(Vec3, Vec3)>,
 }
 
 impl Couplings {
@@ -135,74 +134,34 @@ impl Couplings {
         let volume = (2.0 * p.radius).powi(3);
         let scale = LAPLACIAN_FACTOR * volume * volume * p.dt / lattice_factor(&kernel, p.radius);
         let x = &liquid.position;
-        let rows: Vec<Vec<(u32, Vec3)>> = (0..liquid.len())
-            .into_par_iter()
-            .map(|i| {
-                let mi = mu[liquid.material[i] as usize];
-                lists
-                    .near
-                    .list
-                    .of(i)
-                    .iter()
-                    .filter_map(|&j| {
-                        let d = p.space.delta(x[i], x[j as usize]);
-                        let w = kernel.laplacian_weight(d.length_squared());
-                        let mu_ij = 0.5 * (mi + mu[liquid.material[j as usize] as usize]);
-                        (w > 0.0 && mu_ij > 0.0).then(|| (j, d * (scale * mu_ij * w).sqrt()))
-                    })
-                    .collect()
+        let pairs = gather_rows(liquid.len(), |i| {
+            let mi = mu[liquid.material[i] as usize];
+            lists.near.list.of(i).iter().filter_map(move |&j| {
+                let d = p.space.delta(x[i], x[j as usize]);
+                let w = kernel.laplacian_weight(d.length_squared());
+                let mu_ij = 0.5 * (mi + mu[liquid.material[j as usize] as usize]);
+                (w > 0.0 && mu_ij > 0.0).then(|| (j, d * (scale * mu_ij * w).sqrt()))
             })
-            .collect();
-        let mut start = Vec::with_capacity(rows.len() + 1);
-        start.push(0);
-        let total: usize = rows.iter().map(Vec::len).sum();
-        let (mut neighbour, mut e) = (Vec::with_capacity(total), Vec::with_capacity(total));
-        for row in rows {
-            for (j, ej) in row {
-                neighbour.push(j);
-                e.push(ej);
-            }
-            start.push(neighbour.len());
-        }
-        let walls: Vec<Vec<(Vec3, Vec3)>> = (0..liquid.len())
-            .into_par_iter()
-            .map(|i| {
-                let mi = mu[liquid.material[i] as usize];
-                lists
-                    .objects
-                    .of(i)
-                    .iter()
-                    .filter_map(|&k| {
-                        let k = k as usize;
-                        let d = p.space.delta(x[i], objects.position[k]);
-                        let w = kernel.laplacian_weight(d.length_squared());
-                        let mu_ik = mi * p.friction[objects.material[k] as usize];
-                        (w > 0.0 && mu_ik > 0.0)
-                            .then(|| (d * (scale * mu_ik * w).sqrt(), objects.velocity[k]))
-                    })
-                    .collect()
+        });
+        let walls = gather_rows(liquid.len(), |i| {
+            let mi = mu[liquid.material[i] as usize];
+            lists.objects.of(i).iter().filter_map(move |&k| {
+                let k = k as usize;
+                let d = p.space.delta(x[i], objects.position[k]);
+                let w = kernel.laplacian_weight(d.length_squared());
+                let mu_ik = mi * p.friction[objects.material[k] as usize];
+                (w > 0.0 && mu_ik > 0.0)
+                    .then(|| (d * (scale * mu_ik * w).sqrt(), objects.velocity[k]))
             })
-            .collect();
-        let mut wall_start = Vec::with_capacity(walls.len() + 1);
-        wall_start.push(0);
-        let mut wall = Vec::new();
-        for row in walls {
-            wall.extend(row);
-            wall_start.push(wall.len());
-        }
-        Couplings {
-            start,
-            neighbour,
-            e,
-            wall_start,
-            wall,
-        }
+        });
+        Couplings { pairs, walls }
     }
 
     /// Σ_k e_ik (e_ik·(v_i − u_k)) over the walls near i (u_k the wall's velocity).
     #[inline(always)]
     fn wall_sum(&self, i: usize, vi: Vec3) -> Vec3 {
-        self.wall[self.wall_start[i]..self.wall_start[i + 1]]
+        self.walls
+            .of(i)
             .iter()
             .fold(Vec3::ZERO, |s, (e, u)| s + *e * e.dot(vi - *u))
     }
@@ -211,9 +170,8 @@ impl Couplings {
     #[inline(always)]
     fn pair_sum(&self, i: usize, v: &[Vec3]) -> Vec3 {
         let mut s = Vec3::ZERO;
-        for k in self.start[i]..self.start[i + 1] {
-            let e = self.e[k];
-            s += e * e.dot(v[i] - v[self.neighbour[k] as usize]);
+        for &(j, e) in self.pairs.of(i) {
+            s += e * e.dot(v[i] - v[j as usize]);
         }
         s
     }
@@ -223,14 +181,8 @@ impl Couplings {
             .into_par_iter()
             .map(|i| {
                 let mut d = Mat3::from_diagonal(Vec3::splat(mass[i]));
-                let walls = self.wall[self.wall_start[i]..self.wall_start[i + 1]]
-                    .iter()
-                    .map(|w| w.0);
-                for e in self.e[self.start[i]..self.start[i + 1]]
-                    .iter()
-                    .copied()
-                    .chain(walls)
-                {
+                let walls = self.walls.of(i).iter().map(|w| w.0);
+                for e in self.pairs.of(i).iter().map(|p| p.1).chain(walls) {
                     d += Mat3::from_cols(e * e.x, e * e.y, e * e.z);
                 }
                 d.inverse()
