@@ -110,18 +110,32 @@ pub fn laplacian(
     const LAMBDA: f32 = 0.5;
     // Two buffers, swapped: a fresh 5 MB vector per step was freshly mapped memory each time.
     let mut next = positions.clone();
+    // Per vertex, worked out once: the step (0 = keep) and 1 / ring size (a division per vertex
+    // and step was a good part of the smoothing's time).
+    let step: Vec<(f32, f32)> = (0..positions.len())
+        .map(|v| match adjacency.of(v).len() {
+            0 => (0.0, 0.0),
+            n => (LAMBDA * weight[v], 1.0 / n as f32),
+        })
+        .collect();
     for _ in 0..iterations {
-        next.par_iter_mut().enumerate().for_each(|(v, out)| {
-            let ring = adjacency.of(v);
-            let p = positions[v];
-            *out = if ring.is_empty() || weight[v] == 0.0 {
-                p
-            } else {
-                let mean =
-                    ring.iter().map(|&n| positions[n as usize]).sum::<Vec3>() / ring.len() as f32;
-                p + LAMBDA * weight[v] * (mean - p)
-            };
-        });
+        next.par_iter_mut()
+            .with_min_len(1024)
+            .enumerate()
+            .for_each(|(v, out)| {
+                let p = positions[v];
+                let (lambda, inv_n) = step[v];
+                *out = if lambda == 0.0 {
+                    p
+                } else {
+                    let sum = adjacency
+                        .of(v)
+                        .iter()
+                        .map(|&n| positions[n as usize])
+                        .sum::<Vec3>();
+                    p + lambda * (sum * inv_n - p)
+                };
+            });
         std::mem::swap(positions, &mut next);
     }
 }
