@@ -1,69 +1,175 @@
-//! Times `mesh_particles` on `bench_particles(n)` and writes the same particles as
-//! `/tmp/gloop_bench_{n}.ply` (x y z) so other meshers (splashsurf) can be run on them.
-//! Usage: cargo run --release --example surface_bench -- 30000 100000 [--smoothness 0.5]
+//! Meshing time per frame, ours against splashsurf, on the same particle files in one run.
+//!
+//! For each particle count: `bench_particles(n)` is written to `/tmp/gloop_bench_{n}.ply`
+//! (x y z); then, alternating, `mesh_particles` (with normals, colours and velocities) and
+//! `splashsurf reconstruct` on that file (particle radius r, smoothing length 2r, cube size
+//! 0.5r, same thread count) are timed; the table shows medians. Alternating runs keep a machine
+//! that others load from favouring one side.
+//!
+//! Usage: cargo run --release --example surface_bench -- [COUNTS..] [--runs 5] [--threads 2]
+//!        [--splashsurf PATH] [--smoothness 0.5] [--resolution 0.5]
+//! Defaults: 30000 100000 1000000; splashsurf from $SPLASHSURF or /tmp/splashsurf/bin/splashsurf.
 
 use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
 
-use gloop::surface::bench::{bench_meshing, bench_particles};
-use gloop::surface::SurfaceSettings;
+use glam::Vec3;
+use gloop::surface::bench::bench_particles;
+use gloop::surface::{mesh_particles_timed, SurfaceSettings};
 
-fn main() {
+const R: f32 = 0.01;
+
+struct Options {
+    counts: Vec<usize>,
+    runs: usize,
+    threads: usize,
+    splashsurf: String,
+    settings: SurfaceSettings,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        counts: vec![],
+        runs: 5,
+        threads: 2,
+        splashsurf: std::env::var("SPLASHSURF")
+            .unwrap_or_else(|_| "/tmp/splashsurf/bin/splashsurf".into()),
+        settings: SurfaceSettings::default(),
+    };
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut settings = SurfaceSettings::default();
-    let mut counts = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
+        let mut value = || it.next().expect("a value after the option").clone();
         match a.as_str() {
-            "--smoothness" => {
-                settings.smoothness = it.next().and_then(|v| v.parse().ok()).unwrap_or(0.5)
-            }
-            "--resolution" => {
-                settings.resolution = it.next().and_then(|v| v.parse().ok()).unwrap_or(0.5)
-            }
-            n => counts.push(n.parse::<usize>().expect("particle count")),
+            "--runs" => o.runs = value().parse().expect("--runs N"),
+            "--threads" => o.threads = value().parse().expect("--threads N"),
+            "--splashsurf" => o.splashsurf = value(),
+            "--smoothness" => o.settings.smoothness = value().parse().expect("--smoothness X"),
+            "--resolution" => o.settings.resolution = value().parse().expect("--resolution X"),
+            n => o.counts.push(n.parse().expect("a particle count")),
         }
     }
-    for &n in &counts {
-        let particles = bench_particles(n, 0.01);
-        let path = format!("/tmp/gloop_bench_{n}.ply");
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-        write!(f, "ply\nformat binary_little_endian 1.0\nelement vertex {n}\nproperty float x\nproperty float y\nproperty float z\nend_header\n").unwrap();
-        for p in &particles {
-            for v in p.to_array() {
-                f.write_all(&v.to_le_bytes()).unwrap();
-            }
+    if o.counts.is_empty() {
+        o.counts = vec![30_000, 100_000, 1_000_000];
+    }
+    o
+}
+
+fn write_xyz_ply(path: &Path, points: &[Vec3]) {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    write!(f, "ply\nformat binary_little_endian 1.0\nelement vertex {}\nproperty float x\nproperty float y\nproperty float z\nend_header\n", points.len()).unwrap();
+    for p in points {
+        for v in p.to_array() {
+            f.write_all(&v.to_le_bytes()).unwrap();
         }
     }
-    // PLY write/read speed on the largest mesh.
-    if let Some(&n) = counts.last() {
-        let particles = bench_particles(n, 0.01);
-        let mesh = gloop::surface::mesh_particles(&particles, &[], &[], 0.01, &settings);
-        let path = std::path::Path::new("/tmp/gloop_bench_surface.ply");
-        let t = std::time::Instant::now();
-        gloop::surface::write_surface_ply(path, &mesh).unwrap();
-        let write = t.elapsed();
-        let t = std::time::Instant::now();
-        let back = gloop::surface::read_surface_ply(path).unwrap();
-        println!(
-            "PLY of {} vertices: write {:.3} s, read {:.3} s, {} bytes, identical {}",
-            mesh.positions.len(),
-            write.as_secs_f64(),
-            t.elapsed().as_secs_f64(),
-            std::fs::metadata(path).unwrap().len(),
-            back == mesh
+}
+
+/// One splashsurf run: (process wall time, its own reconstruction time without file I/O).
+fn run_splashsurf(o: &Options, input: &Path) -> Option<(Duration, Duration)> {
+    let output = input.with_extension("splashsurf.ply");
+    let start = Instant::now();
+    let out = Command::new(&o.splashsurf)
+        .args(["reconstruct", input.to_str()?, "-r", &R.to_string()])
+        .args(["-l", "2.0", "-c", "0.5", "-n", &o.threads.to_string()])
+        .args(["-o", output.to_str()?])
+        .output()
+        .ok()?;
+    let wall = start.elapsed();
+    if !out.status.success() {
+        eprintln!(
+            "splashsurf failed: {}",
+            String::from_utf8_lossy(&out.stderr)
         );
+        return None;
     }
-    for row in bench_meshing(&counts, &settings, 3) {
-        println!(
-            "{:>8} particles: {:>8.3} s  ({} vertices, {} triangles, threads {})",
-            row.particles,
-            row.total.as_secs_f64(),
-            row.vertices,
-            row.triangles,
-            rayon::current_num_threads()
-        );
-        for (name, t) in &row.stages {
-            println!("           {:<32} {:>8.3} s", name, t.as_secs_f64());
+    // Its timing report ("    surface reconstruction: 99.90%, 341.84ms avg, 1 call ..."): the
+    // reconstruction proper is the whole minus loading the file and writing the mesh.
+    let log =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let ms_of = |label: &str| -> Option<f64> {
+        let line = log.lines().find(|l| {
+            l.trim_start_matches(|c| c != ']')
+                .contains(&format!(" {label}:"))
+        })?;
+        let avg = line.split(", ").nth(1)?;
+        avg.split("ms").next()?.trim().parse().ok()
+    };
+    let ms = ms_of("surface reconstruction")?
+        - ms_of("loading particle positions").unwrap_or(0.0)
+        - ms_of("write surface mesh to file").unwrap_or(0.0);
+    Some((wall, Duration::from_secs_f64(ms / 1000.0)))
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+fn main() {
+    let o = options();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.threads)
+        .build()
+        .unwrap();
+    let mut table = Vec::new();
+    for &n in &o.counts {
+        let particles = bench_particles(n, R);
+        let velocities = vec![Vec3::new(0.0, 0.0, -1.0); n];
+        let colours = vec![[0.8, 0.5, 0.1]; n];
+        let input = std::path::PathBuf::from(format!("/tmp/gloop_bench_{n}.ply"));
+        write_xyz_ply(&input, &particles);
+        let (mut ours, mut stages, mut wall, mut recon) = (vec![], vec![], vec![], vec![]);
+        let mut size = (0, 0);
+        for _ in 0..o.runs.max(1) {
+            let start = Instant::now();
+            let (mesh, laps) = pool.install(|| {
+                mesh_particles_timed(&particles, &velocities, &colours, R, &o.settings)
+            });
+            ours.push(start.elapsed());
+            stages.push(laps);
+            size = (mesh.positions.len(), mesh.triangles.len());
+            drop(mesh);
+            if let Some((w, r)) = run_splashsurf(&o, &input) {
+                wall.push(w);
+                recon.push(r);
+            }
         }
+        println!(
+            "{n} particles: ours {} vertices, {} triangles; per stage (median):",
+            size.0, size.1
+        );
+        for (k, (name, _)) in stages[0].iter().enumerate() {
+            let t = median(stages.iter().map(|s| s[k].1).collect());
+            println!("    {name:<30} {:>7.3} s", t.as_secs_f64());
+        }
+        let got = wall.len();
+        table.push((n, median(ours), median(recon), median(wall), got));
+    }
+    println!(
+        "\nmedians of {} alternating runs, {} threads, cube 0.5 r, splashsurf -r {R} -l 2 -c 0.5:",
+        o.runs, o.threads
+    );
+    println!(
+        "{:>9} | {:>10} | {:>21} | {:>16} | {:>13}",
+        "particles", "ours (s)", "splashsurf recon (s)", "splashsurf wall", "ours / recon"
+    );
+    for (n, ours, recon, wall, got) in table {
+        if got == 0 {
+            println!(
+                "{n:>9} | {:>10.3} | splashsurf did not run",
+                ours.as_secs_f64()
+            );
+            continue;
+        }
+        println!(
+            "{n:>9} | {:>10.3} | {:>21.3} | {:>16.3} | {:>13.2}",
+            ours.as_secs_f64(),
+            recon.as_secs_f64(),
+            wall.as_secs_f64(),
+            ours.as_secs_f64() / recon.as_secs_f64()
+        );
     }
 }

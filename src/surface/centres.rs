@@ -27,24 +27,20 @@ pub fn smooth_centres(
     let mut current = positions.to_vec();
     let h2 = support * support;
     for _ in 0..passes {
-        let grid = ParticleGrid::new(&current, support / 2.0);
+        let grid = ParticleGrid::with_regions(&current, region, support / 2.0);
         current = (0..current.len())
             .into_par_iter()
             .map(|i| {
                 let p = current[i];
                 let mut w_sum = 0.0f32;
                 let mut mean = Vec3::ZERO;
-                grid.for_each_within_cells(p, 2, |j| {
-                    if region[j] != region[i] {
-                        return;
-                    }
-                    let d2 = current[j].distance_squared(p);
-                    if d2 < h2 {
-                        let v = 1.0 - d2 / h2;
-                        let w = v * v * v;
-                        w_sum += w;
-                        mean += w * (current[j] - p);
-                    }
+                let own = region[i];
+                // Branch-free: a particle beyond the support or of another region adds 0.
+                grid.for_each_within_cells(p, 2, |_, q, g| {
+                    let v = (1.0 - q.distance_squared(p) / h2).max(0.0);
+                    let w = if g == own { v * v * v } else { 0.0 };
+                    w_sum += w;
+                    mean += w * (q - p);
                 });
                 p + lambda * mobility(w_sum / rest_sum) * mean / w_sum
             })

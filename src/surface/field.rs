@@ -58,22 +58,57 @@ pub fn rest_sum(support_radii: f32) -> f32 {
     sum as f32
 }
 
-/// Evaluates `f` (positive inside) on the `(n+1)^3` points of the block whose first point is `origin` (integer grid coordinates),
-/// with `n` cells a side and cell size `cell`. `particles` must be in a fixed order (global index
-/// order), so that points shared with neighbouring blocks get bit-identical values.
-// Point indices address both the coordinate tables and the flat arrays: index loops read best.
-#[allow(clippy::needless_range_loop)]
+/// Evaluates `f` (positive inside) on the `(cells + 1)` points per axis (x fastest) of the block
+/// whose first point is `origin` (integer grid coordinates), with cell size `cell`.
+/// `particles` must be in a fixed order (global index order), so that points shared with
+/// neighbouring blocks get bit-identical values.
+///
+/// On x86-64 CPUs with AVX2 the same code is compiled for 8-wide vectors (its rows are 17
+/// points). Only IEEE add/mul/max are used and never fused, so the values are the same bits
+/// either way.
 pub fn evaluate_block(
     params: &FieldParams,
     origin: [i32; 3],
-    n: usize,
+    cells: [usize; 3],
     cell: f32,
     particles: impl Iterator<Item = Vec3>,
     links: impl Iterator<Item = (Vec3, Vec3)>,
 ) -> Vec<f32> {
-    let side = n + 1;
-    let mut rho = vec![0.0f32; side * side * side];
-    let mut ball = vec![0.0f32; side * side * side];
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { evaluate_block_avx2(params, origin, cells, cell, particles, links) };
+    }
+    evaluate_block_any(params, origin, cells, cell, particles, links)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn evaluate_block_avx2(
+    params: &FieldParams,
+    origin: [i32; 3],
+    cells: [usize; 3],
+    cell: f32,
+    particles: impl Iterator<Item = Vec3>,
+    links: impl Iterator<Item = (Vec3, Vec3)>,
+) -> Vec<f32> {
+    evaluate_block_any(params, origin, cells, cell, particles, links)
+}
+
+// Point indices address both the coordinate tables and the flat arrays: index loops read best.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn evaluate_block_any(
+    params: &FieldParams,
+    origin: [i32; 3],
+    cells: [usize; 3],
+    cell: f32,
+    particles: impl Iterator<Item = Vec3>,
+    links: impl Iterator<Item = (Vec3, Vec3)>,
+) -> Vec<f32> {
+    let [sx, sy, sz] = cells.map(|n| n + 1);
+    let mut rho = vec![0.0f32; sx * sy * sz];
+    let mut ball = vec![0.0f32; sx * sy * sz];
     let h = params.support;
     let h2 = h * h;
     let b2 = (BALL_SUPPORT * params.radius).powi(2);
@@ -81,13 +116,14 @@ pub fn evaluate_block(
     let inv_ball = 1.0 / (b2 - r2);
     let inv_h2 = 1.0 / h2;
     let point = |i: usize, axis: usize| (origin[axis] + i as i32) as f32 * cell;
-    let coords: [Vec<f32>; 3] = std::array::from_fn(|a| (0..side).map(|i| point(i, a)).collect());
+    let coords: [Vec<f32>; 3] =
+        std::array::from_fn(|a| (0..=cells[a]).map(|i| point(i, a)).collect());
     let [xs, ys, zs] = &coords;
     // Grid points within `reach` of `p` along one axis, as a local index range.
     let range = |p: f32, reach: f32, axis: usize| {
         let lo = ((p - reach) / cell).ceil() as i64 - origin[axis] as i64;
         let hi = ((p + reach) / cell).floor() as i64 - origin[axis] as i64;
-        (lo.max(0) as usize, hi.min(n as i64))
+        (lo.max(0) as usize, hi.min(cells[axis] as i64))
     };
     let b = BALL_SUPPORT * params.radius;
     for p in particles {
@@ -114,7 +150,7 @@ pub fn evaluate_block(
                 // The whole row of the support's bounding box: cheaper than working out the
                 // sphere's chord per row, and the loop below has no branch.
                 let (rx0, rx1) = (x0, x1);
-                let row = (z * side + y) * side;
+                let row = (z * sy + y) * sx;
                 let out = &mut rho[row + rx0..=row + rx1 as usize];
                 for (r, x) in out.iter_mut().zip(&xs[rx0..=rx1 as usize]) {
                     let dx = x - p.x;
@@ -135,7 +171,7 @@ pub fn evaluate_block(
             for y in y0..=y1 as usize {
                 let dy = ys[y] - p.y;
                 let dyz2 = dy * dy + dz * dz;
-                let row = (z * side + y) * side;
+                let row = (z * sy + y) * sx;
                 let out = &mut ball[row + x0..=row + x1 as usize];
                 for (k, x) in out.iter_mut().zip(&xs[x0..=x1 as usize]) {
                     let dx = x - p.x;
@@ -151,14 +187,14 @@ pub fn evaluate_block(
         let range = |axis: usize| {
             let l = (lo[axis] / cell).ceil() as i64 - origin[axis] as i64;
             let h = (hi[axis] / cell).floor() as i64 - origin[axis] as i64;
-            (l.max(0), h.min(n as i64))
+            (l.max(0), h.min(cells[axis] as i64))
         };
         let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
         let axis = e - a;
         let inv_len2 = 1.0 / axis.length_squared().max(f32::MIN_POSITIVE);
         for z in z0..=z1 {
             for y in y0..=y1 {
-                let row = (z as usize * side + y as usize) * side;
+                let row = (z as usize * sy + y as usize) * sx;
                 for x in x0..=x1 {
                     let q = Vec3::new(
                         point(x as usize, 0),

@@ -27,6 +27,7 @@ pub mod bench;
 mod cases;
 mod centres;
 mod field;
+mod march;
 mod neighbours;
 pub mod ply;
 mod polygonize;
@@ -115,7 +116,8 @@ impl SurfaceMesh {
 }
 
 /// Meshes one frame of particles. `velocities` and `colours` may be shorter than `positions`
-/// (missing entries count as still and grey); particles with non-finite coordinates are ignored.
+/// (missing or non-finite entries count as still and grey); particles with non-finite
+/// coordinates are ignored.
 pub fn mesh_particles(
     positions: &[Vec3],
     velocities: &[Vec3],
@@ -155,10 +157,18 @@ pub fn mesh_particles_timed(
     let vel: Vec<Vec3> = kept
         .iter()
         .map(|&i| velocities.get(i).copied().unwrap_or(Vec3::ZERO))
+        .map(|v| if v.is_finite() { v } else { Vec3::ZERO })
         .collect();
     let col: Vec<[f32; 3]> = kept
         .iter()
         .map(|&i| colours.get(i).copied().unwrap_or([0.8; 3]))
+        .map(|c| {
+            if c.iter().all(|v| v.is_finite()) {
+                c
+            } else {
+                [0.8; 3]
+            }
+        })
         .collect();
     if pos.is_empty() {
         return (SurfaceMesh::default(), vec![]);
@@ -176,14 +186,16 @@ pub fn mesh_particles_timed(
         s.centre_passes(),
     );
     lap("centre smoothing");
-    let links = neighbours::thin_links(
+    let link = s.region_distance * r;
+    let smoothed_grid =
+        neighbours::ParticleGrid::with_regions(&smoothed, &region, params.support.max(link) / 2.0);
+    let fraction = neighbours::kernel_fractions(
+        &smoothed_grid,
         &smoothed,
-        &region,
-        s.region_distance * r,
         params.support,
         field::rest_sum(s.kernel_radius),
-        0.7,
     );
+    let links = neighbours::thin_links(&smoothed_grid, &smoothed, &region, &fraction, link, 0.7);
     lap("thin links");
     let raw = polygonize::polygonize(&smoothed, &region, &links, &params, cell);
     lap("polygonize");
@@ -193,6 +205,7 @@ pub fn mesh_particles_timed(
 
     let mut vertices = raw.positions;
     let adjacency = smooth::Adjacency::new(vertices.len(), &raw.triangles);
+    lap("mesh adjacency");
     // How much liquid lies under each vertex, probed one particle diameter below it: a particle
     // sitting on a bulk surface then counts as bulk (smoothed away), while strands and lone drops
     // stay light (kept).
@@ -202,19 +215,17 @@ pub fn mesh_particles_timed(
         .zip(&raw_normals)
         .map(|(x, n)| *x - 2.0 * r * *n)
         .collect();
-    let bulk_grid = neighbours::ParticleGrid::new(&smoothed, params.support / 2.0);
     let bulk = attributes::vertex_bulk(
         &probes,
         &raw.region,
-        &smoothed,
-        &region,
-        &bulk_grid,
+        &smoothed_grid,
         params.support,
         field::rest_sum(s.kernel_radius),
     );
     let weight: Vec<f32> = bulk.iter().map(|&b| smooth::smoothing_weight(b)).collect();
     lap("smoothing weights");
     smooth::laplacian(&mut vertices, &adjacency, &weight, s.smoothing_iterations());
+    lap("mesh smoothing");
 
     // Each region encloses its liquid's volume: particles on a lattice of spacing 2r.
     let mut target = vec![0.0f64; region_count];
@@ -230,20 +241,13 @@ pub fn mesh_particles_timed(
         r,
     );
 
-    lap("mesh smoothing + volume");
+    lap("volume restoration");
     let normals = smooth::vertex_normals(&vertices, &raw.triangles, &adjacency);
-    let grid = neighbours::ParticleGrid::new(&pos, params.support / 2.0);
-    let attributes = attributes::vertex_attributes(
-        &vertices,
-        &raw.region,
-        &pos,
-        &region,
-        &vel,
-        &col,
-        &grid,
-        params.support,
-    );
-    lap("normals, colours, velocities");
+    lap("normals");
+    let grid = neighbours::ParticleGrid::with_regions(&pos, &region, params.support / 2.0);
+    let attributes =
+        attributes::vertex_attributes(&vertices, &raw.region, &vel, &col, &grid, params.support);
+    lap("colours, velocities");
     let mesh = SurfaceMesh {
         positions: vertices,
         normals,

@@ -1,33 +1,16 @@
-//! Marching cubes over a sparse grid: only blocks of `BLOCK`^3 cells that some particle's
-//! kernel reaches are evaluated. Blocks run in parallel; the pieces are stitched by the global
-//! grid edge each vertex lies on, sorted, so the result is the same bits for any thread count.
+//! Marching cubes over a sparse grid: which blocks of `BLOCK`^3 cells to evaluate (only those
+//! some particle's kernel reaches, and of those only the narrow band around the surface), and
+//! with which particles. Blocks run in parallel; `march` polygonizes and stitches them.
 
 use glam::Vec3;
 use rayon::prelude::*;
 
-use super::cases::{case_triangles, corner_offset, edge_start};
 use super::field::{evaluate_block, FieldParams, BALL_SUPPORT};
+pub use super::march::RawMesh;
+use super::march::{march_block, stitch, BlockMesh};
 
 /// Cells per block side: 17^3 points of two f32 fields stay in L2 cache.
 pub const BLOCK: i32 = 16;
-
-/// The marching-cubes surface before smoothing, vertices shared between triangles.
-#[derive(Default)]
-pub struct RawMesh {
-    pub positions: Vec<Vec3>,
-    /// The region (separately meshed particle group) each vertex belongs to.
-    pub region: Vec<u32>,
-    pub triangles: Vec<[u32; 3]>,
-}
-
-/// A grid edge: region, start point (z, y, x — so sorting walks the grid in memory order), axis.
-type EdgeKey = (u32, i32, i32, i32, u8);
-
-struct BlockMesh {
-    keys: Vec<EdgeKey>,
-    positions: Vec<Vec3>,
-    triangles: Vec<[u32; 3]>,
-}
 
 fn div_floor(a: i32, b: i32) -> i32 {
     a.div_euclid(b)
@@ -36,8 +19,25 @@ fn div_floor(a: i32, b: i32) -> i32 {
 /// Marks link entries in block lists (after the particles, in link order).
 const LINK: u32 = 1 << 31;
 
+/// Regions whose field fits in a box of at most this many cells a side (drops, short strands)
+/// are evaluated as one box of their own size: tiled into `BLOCK`-blocks, a lone drop's
+/// 17^3-point support straddles 8 blocks, which evaluated and marched 8x as many points.
+const COMPACT: i32 = 2 * BLOCK;
+
+/// Marks a touch of a compact region's own box (see [`COMPACT`]) instead of a tiled block.
+const OWN_BOX: i32 = i32::MIN;
+
 /// Polygonizes the field of `positions`, each region on its own. `region[i]` is particle i's
 /// region; `links` pairs of particles (same region) joined by capsules; `cell` the cube size.
+///
+/// Narrow band: blocks wholly inside the liquid have no surface, and deep inside a pool they
+/// are most blocks, so they are not evaluated. Evaluation starts from the blocks at the edge of
+/// each region's blocks (and those with capsules) and spreads to every neighbour with which an
+/// evaluated block shares a grid point that is not inside, until none is woken. The surface is
+/// thus never left open, and all surface connected to the edge is found. What is left should
+/// be wholly inside; a bubble enclosed in it is looked for on every fourth point (1/64 of the
+/// work; it finds any bubble whose outside part holds a ball of radius 1.8 cells, i.e. bubbles
+/// about two particles across and up) and flooded from where found.
 pub fn polygonize(
     positions: &[Vec3],
     region: &[u32],
@@ -47,34 +47,59 @@ pub fn polygonize(
 ) -> RawMesh {
     let h = params.support;
     let b = BALL_SUPPORT * params.radius;
+    // Grid points each particle's support reaches, and each region's box of them (the capsules
+    // reach no further than their end particles' supports, since b < h).
+    let reach = |p: Vec3| -> ([i32; 3], [i32; 3]) {
+        (
+            ((p - h) / cell).to_array().map(|v| v.ceil() as i32),
+            ((p + h) / cell).to_array().map(|v| v.floor() as i32),
+        )
+    };
+    let regions = region.iter().max().map_or(0, |&g| g as usize + 1);
+    let mut boxes = vec![([i32::MAX; 3], [i32::MIN; 3]); regions];
+    for (p, &g) in positions.iter().zip(region) {
+        let (lo, hi) = reach(*p);
+        let bx = &mut boxes[g as usize];
+        *bx = (
+            std::array::from_fn(|a| bx.0[a].min(lo[a])),
+            std::array::from_fn(|a| bx.1[a].max(hi[a])),
+        );
+    }
+    let compact: Vec<bool> = boxes
+        .iter()
+        .map(|(lo, hi)| (0..3).all(|a| hi[a] - lo[a] + 2 <= COMPACT))
+        .collect();
+    // Blocks a box of grid points falls in, or the region's own box.
+    let blocks_of = |r: u32, lo: [i32; 3], hi: [i32; 3]| {
+        let (b0, b1): ([i32; 3], [i32; 3]) = if compact[r as usize] {
+            ([OWN_BOX; 3], [OWN_BOX; 3])
+        } else {
+            // Block b covers points [b*BLOCK, (b+1)*BLOCK].
+            (
+                std::array::from_fn(|a| div_floor(lo[a] - 1, BLOCK)),
+                std::array::from_fn(|a| div_floor(hi[a], BLOCK)),
+            )
+        };
+        (b0[2]..=b1[2]).flat_map(move |z| {
+            (b0[1]..=b1[1]).flat_map(move |y| (b0[0]..=b1[0]).map(move |x| (z, y, x)))
+        })
+    };
     // (region, block z, y, x, particle): every block each particle's support reaches.
     let mut touches: Vec<(u32, i32, i32, i32, u32)> = positions
         .par_iter()
         .enumerate()
         .flat_map_iter(|(i, p)| {
-            let lo = ((*p - h) / cell).to_array().map(|v| v.ceil() as i32);
-            let hi = ((*p + h) / cell).to_array().map(|v| v.floor() as i32);
-            // Block b covers points [b*BLOCK, (b+1)*BLOCK].
-            let b0: [i32; 3] = std::array::from_fn(|a| div_floor(lo[a] - 1, BLOCK));
-            let b1: [i32; 3] = std::array::from_fn(|a| div_floor(hi[a], BLOCK));
+            let (lo, hi) = reach(*p);
             let r = region[i];
-            (b0[2]..=b1[2]).flat_map(move |z| {
-                (b0[1]..=b1[1])
-                    .flat_map(move |y| (b0[0]..=b1[0]).map(move |x| (r, z, y, x, i as u32)))
-            })
+            blocks_of(r, lo, hi).map(move |(z, y, x)| (r, z, y, x, i as u32))
         })
         .collect();
     touches.par_extend(links.par_iter().enumerate().flat_map_iter(|(k, &(i, j))| {
         let (p, q) = (positions[i as usize], positions[j as usize]);
         let lo = ((p.min(q) - b) / cell).to_array().map(|v| v.ceil() as i32);
         let hi = ((p.max(q) + b) / cell).to_array().map(|v| v.floor() as i32);
-        let b0: [i32; 3] = std::array::from_fn(|a| div_floor(lo[a] - 1, BLOCK));
-        let b1: [i32; 3] = std::array::from_fn(|a| div_floor(hi[a], BLOCK));
         let r = region[i as usize];
-        (b0[2]..=b1[2]).flat_map(move |z| {
-            (b0[1]..=b1[1])
-                .flat_map(move |y| (b0[0]..=b1[0]).map(move |x| (r, z, y, x, LINK | k as u32)))
-        })
+        blocks_of(r, lo, hi).map(move |(z, y, x)| (r, z, y, x, LINK | k as u32))
     }));
     touches.par_sort_unstable();
 
@@ -91,131 +116,127 @@ pub fn polygonize(
         return RawMesh::default();
     }
 
-    let blocks: Vec<BlockMesh> = starts
-        .par_windows(2)
-        .map(|w| {
-            let run = &touches[w[0]..w[1]];
-            let (r, bz, by, bx, _) = run[0];
-            let origin = [bx * BLOCK, by * BLOCK, bz * BLOCK];
-            let field = evaluate_block(
-                params,
-                origin,
-                BLOCK as usize,
-                cell,
-                run.iter()
-                    .filter(|t| t.4 & LINK == 0)
-                    .map(|t| positions[t.4 as usize]),
-                run.iter().filter(|t| t.4 & LINK != 0).map(|t| {
-                    let (i, j) = links[(t.4 & !LINK) as usize];
-                    (positions[i as usize], positions[j as usize])
-                }),
-            );
-            march_block(r, origin, cell, &field)
+    let block_count = starts.len() - 1;
+    let keys: Vec<BlockKey> = (0..block_count)
+        .map(|k| {
+            let t = touches[starts[k]];
+            (t.0, t.1, t.2, t.3)
         })
         .collect();
-
-    stitch(blocks)
+    let seed: Vec<bool> = (0..block_count)
+        .into_par_iter()
+        .map(|k| {
+            let (r, bz, by, bx) = keys[k];
+            bz == OWN_BOX
+                || touches[starts[k]..starts[k + 1]]
+                    .iter()
+                    .any(|t| t.4 & LINK != 0)
+                || neighbour_offsets().any(|(dx, dy, dz)| {
+                    keys.binary_search(&(r, bz + dz, by + dy, bx + dx)).is_err()
+                })
+        })
+        .collect();
+    // Points [origin, origin + cells] of block k; a region's own box has one point of margin
+    // beyond its particles' supports, so the surface closes inside it.
+    let extent = |k: usize| -> ([i32; 3], [usize; 3]) {
+        let (r, bz, by, bx) = keys[k];
+        if bz == OWN_BOX {
+            let (lo, hi) = boxes[r as usize];
+            (
+                lo.map(|v| v - 1),
+                std::array::from_fn(|a| (hi[a] - lo[a] + 2) as usize),
+            )
+        } else {
+            ([bx * BLOCK, by * BLOCK, bz * BLOCK], [BLOCK as usize; 3])
+        }
+    };
+    // The field on block k's points, or on every other one (`stride` 2: 1/8 of the work).
+    let field_of = |k: usize, stride: usize| {
+        let run = &touches[starts[k]..starts[k + 1]];
+        let (origin, cells) = extent(k);
+        let s = stride as i32;
+        evaluate_block(
+            params,
+            origin.map(|v| v / s),
+            cells.map(|n| n / stride),
+            cell * stride as f32,
+            run.iter()
+                .filter(|t| t.4 & LINK == 0)
+                .map(|t| positions[t.4 as usize]),
+            run.iter().filter(|t| t.4 & LINK != 0).map(|t| {
+                let (i, j) = links[(t.4 & !LINK) as usize];
+                (positions[i as usize], positions[j as usize])
+            }),
+        )
+    };
+    let evaluate = |k: usize| -> (BlockMesh, Vec<usize>) {
+        let (origin, cells) = extent(k);
+        let field = field_of(k, 1);
+        let (r, bz, _, _) = keys[k];
+        let wake = if bz == OWN_BOX {
+            vec![]
+        } else {
+            neighbours_to_wake(&keys, k, &field)
+        };
+        (march_block(r, origin, cells, cell, &field), wake)
+    };
+    let mut meshes: Vec<Option<BlockMesh>> = (0..block_count).map(|_| None).collect();
+    let flood = |meshes: &mut Vec<Option<BlockMesh>>, mut todo: Vec<usize>| {
+        while !todo.is_empty() {
+            let done: Vec<(usize, (BlockMesh, Vec<usize>))> =
+                todo.par_iter().map(|&k| (k, evaluate(k))).collect();
+            let mut next = Vec::new();
+            for (k, (mesh, wake)) in done {
+                meshes[k] = Some(mesh);
+                next.extend(wake);
+            }
+            next.sort_unstable();
+            next.dedup();
+            next.retain(|&k| meshes[k].is_none());
+            todo = next;
+        }
+    };
+    flood(&mut meshes, (0..block_count).filter(|&k| seed[k]).collect());
+    // Blocks the flood did not reach should be wholly inside; look for enclosed bubbles.
+    let unreached: Vec<usize> = (0..block_count).filter(|&k| meshes[k].is_none()).collect();
+    let bubbles: Vec<usize> = unreached
+        .into_par_iter()
+        .filter(|&k| field_of(k, 4).iter().any(|&v| v <= 0.0))
+        .collect();
+    flood(&mut meshes, bubbles);
+    // Block order, whichever round evaluated them: the same bits for any thread count.
+    stitch(meshes.into_iter().flatten().collect())
 }
 
-fn march_block(region: u32, origin: [i32; 3], cell: f32, value: &[f32]) -> BlockMesh {
+/// A block: region, block z, y, x (or [`OWN_BOX`] three times).
+type BlockKey = (u32, i32, i32, i32);
+
+/// The 26 neighbour directions (dx, dy, dz).
+fn neighbour_offsets() -> impl Iterator<Item = (i32, i32, i32)> {
+    (-1..=1)
+        .flat_map(|dz| (-1..=1).flat_map(move |dy| (-1..=1).map(move |dx| (dx, dy, dz))))
+        .filter(|&d| d != (0, 0, 0))
+}
+
+/// The neighbours (indices into the sorted `keys`) of tiled block `k` that share a grid point
+/// with it where its `field` is not inside: the surface may go on into them.
+fn neighbours_to_wake(keys: &[BlockKey], k: usize, field: &[f32]) -> Vec<usize> {
     let n = BLOCK as usize;
     let side = n + 1;
-    let index = |x: usize, y: usize, z: usize| (z * side + y) * side + x;
-    let mut mesh = BlockMesh {
-        keys: vec![],
-        positions: vec![],
-        triangles: vec![],
+    let (r, bz, by, bx) = keys[k];
+    // The shared points along one axis: the face, edge or corner towards the neighbour.
+    let span = |d: i32| match d {
+        -1 => 0..=0,
+        1 => n..=n,
+        _ => 0..=n,
     };
-    // Most blocks are wholly outside (around small drops) or inside (deep liquid): no surface.
-    let inside = value.iter().filter(|&&v| v > 0.0).count();
-    if inside == 0 || inside == value.len() {
-        return mesh;
-    }
-    let mut local_vertex = vec![u32::MAX; side * side * side * 3];
-    for z in 0..n {
-        for y in 0..n {
-            for x in 0..n {
-                let mut case = 0usize;
-                for c in 0..8 {
-                    let [ox, oy, oz] = corner_offset(c);
-                    if value[index(x + ox, y + oy, z + oz)] > 0.0 {
-                        case |= 1 << c;
-                    }
-                }
-                if case == 0 || case == 255 {
-                    continue;
-                }
-                let mut vertex_of_edge = |e: u8| -> u32 {
-                    let (c, axis) = edge_start(e as usize);
-                    let [ox, oy, oz] = corner_offset(c);
-                    let (px, py, pz) = (x + ox, y + oy, z + oz);
-                    let p0 = index(px, py, pz);
-                    let slot = p0 * 3 + axis;
-                    if local_vertex[slot] == u32::MAX {
-                        let step = [1, side, side * side][axis];
-                        let p1 = p0 + step;
-                        let (f0, f1) = (value[p0], value[p1]);
-                        // Clamped away from the corners so no two vertices coincide.
-                        let t = (f0 / (f0 - f1)).clamp(0.01, 0.99);
-                        let mut pos = [px as f32, py as f32, pz as f32];
-                        pos[axis] += t;
-                        let world = Vec3::new(
-                            (origin[0] as f32 + pos[0]) * cell,
-                            (origin[1] as f32 + pos[1]) * cell,
-                            (origin[2] as f32 + pos[2]) * cell,
-                        );
-                        local_vertex[slot] = mesh.positions.len() as u32;
-                        mesh.positions.push(world);
-                        mesh.keys.push((
-                            region,
-                            origin[2] + pz as i32,
-                            origin[1] + py as i32,
-                            origin[0] + px as i32,
-                            axis as u8,
-                        ));
-                    }
-                    local_vertex[slot]
-                };
-                for tri in case_triangles(case) {
-                    let t = tri.map(&mut vertex_of_edge);
-                    mesh.triangles.push(t);
-                }
-            }
-        }
-    }
-    mesh
-}
-
-/// Joins the blocks' meshes: a vertex on a block face was made by both blocks (bit-identical,
-/// since both evaluated the same particles in the same order); keep one per grid edge.
-fn stitch(blocks: Vec<BlockMesh>) -> RawMesh {
-    let mut all: Vec<(EdgeKey, u32, u32)> = blocks
-        .iter()
-        .enumerate()
-        .flat_map(|(b, m)| {
-            m.keys
-                .iter()
-                .enumerate()
-                .map(move |(v, k)| (*k, b as u32, v as u32))
+    neighbour_offsets()
+        .filter_map(|(dx, dy, dz)| {
+            let j = keys.binary_search(&(r, bz + dz, by + dy, bx + dx)).ok()?;
+            let not_inside = span(dz).any(|z| {
+                span(dy).any(|y| span(dx).any(|x| field[(z * side + y) * side + x] <= 0.0))
+            });
+            not_inside.then_some(j)
         })
-        .collect();
-    all.par_sort_unstable();
-    let mut remap: Vec<Vec<u32>> = blocks.iter().map(|m| vec![0; m.keys.len()]).collect();
-    let mut out = RawMesh::default();
-    let mut last: Option<EdgeKey> = None;
-    for (key, b, v) in all {
-        if last != Some(key) {
-            let m = &blocks[b as usize];
-            out.positions.push(m.positions[v as usize]);
-            out.region.push(key.0);
-            last = Some(key);
-        }
-        remap[b as usize][v as usize] = out.positions.len() as u32 - 1;
-    }
-    out.triangles = blocks
-        .par_iter()
-        .zip(remap.par_iter())
-        .flat_map_iter(|(m, map)| m.triangles.iter().map(move |t| t.map(|v| map[v as usize])))
-        .collect();
-    out
+        .collect()
 }

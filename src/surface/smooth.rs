@@ -43,30 +43,40 @@ impl Adjacency {
                 fill[v as usize] += 1;
             }
         }
-        let rings: Vec<Vec<u32>> = (0..vertex_count)
+        // One-rings in chunks of vertices, each into one buffer: a Vec per vertex made the
+        // allocator the bottleneck.
+        const CHUNK: usize = 4096;
+        let pieces: Vec<(Vec<u32>, Vec<u32>)> = (0..vertex_count.div_ceil(CHUNK))
             .into_par_iter()
-            .map(|v| {
-                let mut ring: Vec<u32> = faces
-                    [face_offsets[v] as usize..face_offsets[v + 1] as usize]
-                    .iter()
-                    .flat_map(|&f| triangles[f as usize])
-                    .filter(|&n| n as usize != v)
-                    .collect();
-                ring.sort_unstable();
-                ring.dedup();
-                ring
+            .map(|c| {
+                let vertices = c * CHUNK..((c + 1) * CHUNK).min(vertex_count);
+                let mut sizes = Vec::with_capacity(vertices.len());
+                let mut rings = Vec::with_capacity(vertices.len() * 7);
+                let mut ring = Vec::with_capacity(32);
+                for v in vertices {
+                    ring.clear();
+                    for &f in &faces[face_offsets[v] as usize..face_offsets[v + 1] as usize] {
+                        ring.extend(triangles[f as usize].iter().filter(|&&n| n as usize != v));
+                    }
+                    ring.sort_unstable();
+                    ring.dedup();
+                    sizes.push(ring.len() as u32);
+                    rings.extend_from_slice(&ring);
+                }
+                (sizes, rings)
             })
             .collect();
         let mut offsets = Vec::with_capacity(vertex_count + 1);
         offsets.push(0u32);
-        for ring in &rings {
-            offsets.push(offsets.last().unwrap() + ring.len() as u32);
+        for size in pieces.iter().flat_map(|(sizes, _)| sizes) {
+            offsets.push(offsets.last().unwrap() + size);
         }
+        let neighbours = pieces.into_iter().flat_map(|(_, rings)| rings).collect();
         Adjacency {
             face_offsets,
             faces,
             offsets,
-            neighbours: rings.concat(),
+            neighbours,
         }
     }
 
@@ -98,21 +108,35 @@ pub fn laplacian(
     iterations: usize,
 ) {
     const LAMBDA: f32 = 0.5;
+    // Two buffers, swapped: a fresh 5 MB vector per step was freshly mapped memory each time.
+    let mut next = positions.clone();
+    // Per vertex, worked out once: the step (0 = keep) and 1 / ring size (a division per vertex
+    // and step was a good part of the smoothing's time).
+    let step: Vec<(f32, f32)> = (0..positions.len())
+        .map(|v| match adjacency.of(v).len() {
+            0 => (0.0, 0.0),
+            n => (LAMBDA * weight[v], 1.0 / n as f32),
+        })
+        .collect();
     for _ in 0..iterations {
-        let next: Vec<Vec3> = (0..positions.len())
-            .into_par_iter()
-            .map(|v| {
-                let ring = adjacency.of(v);
+        next.par_iter_mut()
+            .with_min_len(1024)
+            .enumerate()
+            .for_each(|(v, out)| {
                 let p = positions[v];
-                if ring.is_empty() || weight[v] == 0.0 {
-                    return p;
-                }
-                let mean =
-                    ring.iter().map(|&n| positions[n as usize]).sum::<Vec3>() / ring.len() as f32;
-                p + LAMBDA * weight[v] * (mean - p)
-            })
-            .collect();
-        *positions = next;
+                let (lambda, inv_n) = step[v];
+                *out = if lambda == 0.0 {
+                    p
+                } else {
+                    let sum = adjacency
+                        .of(v)
+                        .iter()
+                        .map(|&n| positions[n as usize])
+                        .sum::<Vec3>();
+                    p + lambda * (sum * inv_n - p)
+                };
+            });
+        std::mem::swap(positions, &mut next);
     }
 }
 

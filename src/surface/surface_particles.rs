@@ -45,9 +45,9 @@ pub fn surface_particles(
         .map(|(i, p)| {
             let mut sum = Vec3::ZERO;
             let mut count = 0usize;
-            grid.for_each_near(*p, |j| {
-                if j != i && positions[j].distance_squared(*p) < r2 {
-                    sum += positions[j];
+            grid.for_each_near(*p, |j, q, _| {
+                if j != i && q.distance_squared(*p) < r2 {
+                    sum += q;
                     count += 1;
                 }
             });
@@ -68,8 +68,8 @@ pub fn surface_particles(
             }
             let normal = offset.normalize();
             let mut on_normal_side = 0usize;
-            grid.for_each_near(*p, |j| {
-                let d = positions[j] - *p;
+            grid.for_each_near(*p, |j, q, _| {
+                let d = q - *p;
                 if j != i
                     && d.length_squared() < r2
                     && d.normalize_or_zero().dot(normal) >= sin_theta
