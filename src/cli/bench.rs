@@ -24,6 +24,8 @@ struct Row {
     pairs_per_s: f64,
     peak_bytes: u64,
     bytes_per_particle: f64,
+    /// Density-correction passes per substep, averaged over the frames: where the time goes.
+    density_passes: f64,
 }
 
 pub fn run(frames: u32, scenes: &[String]) -> Result<()> {
@@ -100,12 +102,14 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
     let never = AtomicBool::new(false);
     let mut seconds = Vec::new();
     let mut pairs: u64 = 0;
+    let mut passes: u64 = 0;
     let (mut liquid, mut object) = (sim.liquid().len(), sim.object_positions().len());
     for _ in 0..frames {
         let t = Instant::now();
         let stats = sim.step_frame(&never)?;
         seconds.push(t.elapsed().as_secs_f64());
         pairs += stats.neighbour_pairs;
+        passes += stats.density_iterations as u64;
         liquid = liquid.max(stats.liquid_particles);
         object = object.max(stats.object_particles);
     }
@@ -126,6 +130,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         pairs_per_s: pairs as f64 / total.max(1e-12),
         peak_bytes: peak,
         bytes_per_particle: peak.saturating_sub(baseline) as f64 / particles as f64,
+        density_passes: passes as f64 / (frames as f64 * scene.settings.substeps as f64),
     })
 }
 
@@ -142,12 +147,19 @@ fn target(name: &str) -> &'static str {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10}  target",
-        "scene", "liquid", "object", "s/frame(med)", "pairs/s", "peak MB", "B/particle"
+        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10} {:>15}  target",
+        "scene",
+        "liquid",
+        "object",
+        "s/frame(med)",
+        "pairs/s",
+        "peak MB",
+        "B/particle",
+        "passes/substep"
     );
     for r in rows {
         println!(
-            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0}  {}",
+            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0} {:>15.1}  {}",
             r.name,
             r.liquid,
             r.object,
@@ -155,6 +167,7 @@ fn print_table(rows: &[Row]) {
             r.pairs_per_s,
             r.peak_bytes as f64 / 1e6,
             r.bytes_per_particle,
+            r.density_passes,
             target(&r.name)
         );
     }
