@@ -6,6 +6,7 @@
 
 use glam::Vec3;
 use gloop::surface::{mesh_particles, quality, SurfaceSettings};
+use gloop::validation::noise::uniform_noise;
 use gloop::validation::resting_puddle::top_height;
 
 const R: f32 = 0.01;
@@ -20,13 +21,7 @@ fn a_jittering_resting_puddle_does_not_shimmer() {
             }
         }
     }
-    let mut state = 0x1234_5678u32;
-    let mut noise = move || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        state as f32 / u32::MAX as f32 - 0.5
-    };
+    let mut noise = uniform_noise(0x1234_5678);
     // Rays over the middle of the top, away from the rim.
     let rays: Vec<(f32, f32)> = (0..12)
         .flat_map(|j| {

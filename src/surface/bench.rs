@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 
 use super::{mesh_particles_timed, SurfaceSettings};
+use crate::validation::noise::uniform_noise;
 
 /// One benchmark row.
 #[derive(Clone, Debug)]
@@ -25,13 +26,7 @@ pub fn bench_particles(count: usize, r: f32) -> Vec<Vec3> {
     let bulk = count - count / 50;
     let nz = ((bulk as f64 / 16.0).cbrt().round() as usize).max(1);
     let nxy = ((bulk as f64 / nz as f64).sqrt().round() as usize).max(1);
-    let mut state = 0x2545_F491u32;
-    let mut noise = move || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        state as f32 / u32::MAX as f32 - 0.5
-    };
+    let mut noise = uniform_noise(0x2545_F491);
     let mut points = Vec::with_capacity(count);
     'fill: for k in 0..nz {
         for j in 0..nxy {

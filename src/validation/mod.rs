@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+pub mod noise;
 pub mod rest_tank;
 pub mod resting_puddle;
 pub mod scenes;

@@ -5,6 +5,7 @@
 use glam::Vec3;
 
 use crate::surface::{mesh_particles, quality, SurfaceSettings};
+use crate::validation::noise::uniform_noise;
 use crate::validation::Check;
 
 /// An irregular blob (about 1300 particles): lattice points (spacing 2r) inside the union of three overlapping
@@ -15,13 +16,8 @@ pub fn blob(r: f32) -> Vec<Vec3> {
         (Vec3::new(13.0, 7.0, 4.0), Vec3::new(9.0, 9.0, 7.0)),
         (Vec3::new(-9.0, 6.0, -5.0), Vec3::new(7.0, 6.0, 11.0)),
     ];
-    let mut state = 0x9E37_79B9u32;
-    let mut jitter = || {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        (state as f32 / u32::MAX as f32 - 0.5) * 0.4
-    };
+    let mut noise = uniform_noise(0x9E37_79B9);
+    let mut jitter = || noise() * 0.4;
     let mut points = Vec::new();
     for k in -12..=12 {
         for j in -12..=12 {
