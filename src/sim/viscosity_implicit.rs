@@ -177,6 +177,16 @@ impl<'a> Couplings<'a> {
             .fold(Vec3::ZERO, |s, (e, u)| s + *e * e.dot(vi - *u))
     }
 
+    /// Σ_k e_ik (e_ik·v_i): the walls' part of the operator (their velocities, known, are on
+    /// the right-hand side).
+    #[inline(always)]
+    fn wall_drag(&self, i: usize, vi: Vec3) -> Vec3 {
+        self.walls
+            .of(i)
+            .iter()
+            .fold(Vec3::ZERO, |s, (e, _)| s + *e * e.dot(vi))
+    }
+
     /// Σ_j k_ij x_ij (x_ij·(v_i − v_j)): the (momentum-conserving) viscous impulse on i, negated.
     #[inline(always)]
     fn pair_sum(&self, i: usize, v: &[Vec3]) -> Vec3 {
@@ -255,8 +265,7 @@ pub fn apply(
         .collect();
     let operator = |v: &[Vec3], out: &mut [Vec3]| {
         out.par_iter_mut().enumerate().for_each(|(i, o)| {
-            *o = mass[i] * v[i] + couplings.pair_sum(i, v) + couplings.wall_sum(i, v[i])
-                - couplings.wall_sum(i, Vec3::ZERO)
+            *o = mass[i] * v[i] + couplings.pair_sum(i, v) + couplings.wall_drag(i, v[i])
         });
     };
     let mut v = v_star.clone();
