@@ -122,8 +122,6 @@ pub fn pass(
             }
         }
     }
-    momentum.step.clone_from(&step);
-    momentum.max_error = max_error;
     let w = &p.density_kernel;
     let positions = &liquid.position;
     // One pass never moves a particle more than half a radius: a violent impact could
@@ -147,6 +145,8 @@ pub fn pass(
         })
         .collect();
     moves::shift(liquid, moved, &correction);
+    momentum.step = step;
+    momentum.max_error = max_error;
     max_error
 }
 
