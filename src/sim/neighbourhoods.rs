@@ -10,6 +10,8 @@
 //! lists are tracked apart because they are needed at different times: `near` for forces and
 //! density, `contact` (much smaller) in every move, `objects` throughout.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -111,15 +113,21 @@ pub struct Neighbourhoods {
     pub contact: LiquidPairs,
     /// Object particles within the object reach + skin of each liquid particle.
     pub objects: NeighbourList,
-    object_grid: Option<CellGrid>,
+    object_grid: Option<Arc<CellGrid>>,
     objects_built_at: Vec<Vec3>,
     liquid_anchor: Vec<Vec3>,
 }
 
 impl Neighbourhoods {
     /// Reorders the liquid by grid cell (neighbours sit close in memory), then builds the lists
-    /// on that same grid rather than bucketing the particles a second time.
-    pub fn sort_and_build(p: &Params, liquid: &mut LiquidParticles, objects: &[Vec3]) -> Self {
+    /// on that same grid rather than bucketing the particles a second time. `object_grid`, if
+    /// given, is the grid of `objects` at these positions (standing obstacles keep theirs).
+    pub fn sort_and_build(
+        p: &Params,
+        liquid: &mut LiquidParticles,
+        objects: &[Vec3],
+        object_grid: Option<Arc<CellGrid>>,
+    ) -> Self {
         let reach = p.force_reach + p.skin;
         let grid = CellGrid::build(&liquid.position, reach, p.space);
         let order: Vec<usize> = grid.order.iter().map(|&i| i as usize).collect();
@@ -127,10 +135,16 @@ impl Neighbourhoods {
         let grid = grid.renumbered();
         let x = &liquid.position;
         let near = LiquidPairs::from_list(grid.neighbour_lists(x, x, reach, true), x, reach);
-        Self::around(p, near, x, objects)
+        Self::around(p, near, x, objects, object_grid)
     }
 
-    fn around(p: &Params, near: LiquidPairs, liquid: &[Vec3], objects: &[Vec3]) -> Self {
+    fn around(
+        p: &Params,
+        near: LiquidPairs,
+        liquid: &[Vec3],
+        objects: &[Vec3],
+        object_grid: Option<Arc<CellGrid>>,
+    ) -> Self {
         let contact_reach = p.liquid_contact + p.skin;
         let contact = LiquidPairs::from_list(
             near.list.filtered(&p.space, liquid, liquid, contact_reach),
@@ -145,11 +159,18 @@ impl Neighbourhoods {
             objects_built_at: Vec::new(),
             liquid_anchor: Vec::new(),
         };
-        n.rebuild_objects(p, liquid, objects);
+        n.rebuild_objects(p, liquid, objects, object_grid);
         n
     }
 
-    fn rebuild_objects(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
+    /// Rebuilds the object lists, on `grid` if given (it must be `objects`' grid at `reach`).
+    fn rebuild_objects(
+        &mut self,
+        p: &Params,
+        liquid: &[Vec3],
+        objects: &[Vec3],
+        grid: Option<Arc<CellGrid>>,
+    ) {
         let reach = p.object_reach + p.skin;
         if objects.is_empty() {
             self.objects = NeighbourList {
@@ -158,7 +179,7 @@ impl Neighbourhoods {
             };
             self.object_grid = None;
         } else {
-            let grid = CellGrid::build(objects, reach, p.space);
+            let grid = grid.unwrap_or_else(|| Arc::new(object_grid(p, objects)));
             self.objects = grid.neighbour_lists(objects, liquid, reach, false);
             self.object_grid = Some(grid);
         }
@@ -187,7 +208,7 @@ impl Neighbourhoods {
     fn refresh_objects(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
         let objects_moved = max_displacement(&self.objects_built_at, objects);
         if objects_moved > 0.5 * p.skin {
-            self.rebuild_objects(p, liquid, objects);
+            self.rebuild_objects(p, liquid, objects, None);
             return;
         }
         let Some(grid) = &self.object_grid else {
@@ -202,7 +223,7 @@ impl Neighbourhoods {
             return;
         }
         if movers.len() as f32 > PATCH_LIMIT * liquid.len() as f32 {
-            self.rebuild_objects(p, liquid, objects);
+            self.rebuild_objects(p, liquid, objects, None);
             return;
         }
         let reach = p.object_reach + p.skin;
@@ -220,6 +241,12 @@ impl Neighbourhoods {
             self.liquid_anchor[m as usize] = liquid[m as usize];
         }
     }
+}
+
+/// The grid object particles are searched on: cells as wide as the reach of liquid–object
+/// interactions plus the skin.
+pub fn object_grid(p: &Params, objects: &[Vec3]) -> CellGrid {
+    CellGrid::build(objects, p.object_reach + p.skin, p.space)
 }
 
 fn max_displacement(before: &[Vec3], after: &[Vec3]) -> f32 {

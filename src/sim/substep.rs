@@ -42,7 +42,8 @@ pub fn substep(
     end: f64,
     stats: &mut FrameStats,
 ) {
-    let mut lists = Neighbourhoods::sort_and_build(p, liquid, &objects.position);
+    let object_grid = objects.grid(p);
+    let mut lists = Neighbourhoods::sort_and_build(p, liquid, &objects.position, object_grid);
 
     // Forces, once per substep.
     let mut acceleration = forces::gravity_and_adhesion(p, liquid, objects, &lists);

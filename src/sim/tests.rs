@@ -80,7 +80,7 @@ fn viscosity_exchange_conserves_linear_momentum_to_round_off() {
     let scene = scene(radius);
     let p = Params::new(&scene).unwrap();
     let mut liquid = ball(radius, 7);
-    let lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[]);
+    let lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let dv = viscosity_classic::exchange(&p, &liquid, &lists);
     let (net, exchanged) = momentum(&p, &liquid, &dv);
     assert!(exchanged > 0.0, "the exchange must do something");
@@ -101,7 +101,7 @@ fn density_correction_reaches_tolerance() {
         *x *= 0.93; // ~20% over-dense
     }
     let objects = ObjectParticles::default();
-    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[]);
+    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let mut moved = vec![Vec3::ZERO; liquid.len()];
     let outcome = density::correct(&p, &mut liquid, &mut moved, &objects, &mut lists);
     assert!(outcome.iterations > 0);
