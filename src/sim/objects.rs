@@ -85,7 +85,6 @@ impl ObjectParticles {
         self.position.len()
     }
 
-    /// Moves every moving obstacle's particles to their pose at `frame` (fractional).
     /// The search grid of the particles where they are now (None without obstacles).
     pub fn grid(&mut self, p: &Params) -> Option<Arc<CellGrid>> {
         if self.position.is_empty() {
@@ -98,6 +97,7 @@ impl ObjectParticles {
         Some(Arc::clone(grid))
     }
 
+    /// Moves every moving obstacle's particles to their pose at `frame` (fractional).
     pub fn place_at(&mut self, scene: &Scene, frame: f64) {
         if self.any_moving() {
             self.grid = None;
