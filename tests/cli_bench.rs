@@ -1,6 +1,6 @@
 //! `gloop bench` plumbing (not speed: that is what the command is for): it runs a scene file
-//! in a child process and reports its particle counts, pair rate, memory per particle and
-//! density passes per substep.
+//! in a child process and reports its particle counts, pair rate, memory per particle (resident
+//! set and live heap) and density passes per substep.
 
 use std::process::Command;
 
@@ -34,7 +34,9 @@ fn bench_reports_a_row_per_scene() {
     assert!(number(3) > 0.0, "seconds per frame: {row}");
     assert!(number(4) > 0.0, "pairs per second: {row}");
     assert!(number(5) > 0.0 && number(6) > 0.0, "memory: {row}");
-    let passes = number(7);
+    // The simulation's live heap holds at least its particles' positions and velocities.
+    assert!(number(7) >= 24.0, "heap per particle: {row}");
+    let passes = number(8);
     assert!(
         passes >= 0.0 && passes <= scene.settings.max_density_iterations as f64,
         "density passes per substep: {row}"

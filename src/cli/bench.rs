@@ -1,9 +1,14 @@
 //! `gloop bench`: solver speed and memory on the demos (or given scene files).
 //!
 //! Per scene: median wall-clock seconds per frame, neighbour pairs processed per second
-//! (`FrameStats::neighbour_pairs` over solver time), and peak memory per particle: the rise of
-//! the process's peak resident set (`VmHWM`) over its resident set before the scene was built,
-//! divided by liquid + object particles. Each scene runs in a child process of its own
+//! (`FrameStats::neighbour_pairs` over solver time), and peak memory per particle, two ways:
+//! - resident set: the rise of the process's peak resident set (`VmHWM`) over its resident set
+//!   before the simulation was built, divided by liquid + object particles: what the OS sees,
+//!   including code pages, thread stacks and freed memory the C allocator keeps;
+//! - heap: the rise of the peak live heap (`heap_meter`) over the heap before the simulation
+//!   was built, per particle: what the solver's data structures need.
+//!
+//! Each scene runs in a child process of its own
 //! (`gloop bench-one`), so one scene's heap never inflates or hides another's peak. Nothing is
 //! written to disk.
 
@@ -12,6 +17,7 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use super::heap_meter;
 use gloop::{GloopError, Result, Scene, Simulation};
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +30,8 @@ struct Row {
     pairs_per_s: f64,
     peak_bytes: u64,
     bytes_per_particle: f64,
+    /// Peak live heap of the simulation per particle.
+    heap_bytes_per_particle: f64,
     /// Density-correction passes per substep, averaged over the frames: where the time goes.
     density_passes: f64,
 }
@@ -98,6 +106,8 @@ fn load(name: &str) -> Result<Scene> {
 
 fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
     let baseline = proc_status_bytes("VmRSS:").unwrap_or(0);
+    let heap_baseline = heap_meter::live_bytes();
+    heap_meter::reset_peak();
     let mut sim = Simulation::new(scene)?;
     let never = AtomicBool::new(false);
     let mut seconds = Vec::new();
@@ -114,6 +124,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         object = object.max(stats.object_particles);
     }
     let peak = proc_status_bytes("VmHWM:").unwrap_or(0);
+    let heap_peak = heap_meter::peak_bytes();
     let total: f64 = seconds.iter().sum();
     seconds.sort_by(|a, b| a.total_cmp(b));
     let median_s = if seconds.len() % 2 == 1 {
@@ -130,6 +141,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         pairs_per_s: pairs as f64 / total.max(1e-12),
         peak_bytes: peak,
         bytes_per_particle: peak.saturating_sub(baseline) as f64 / particles as f64,
+        heap_bytes_per_particle: heap_peak.saturating_sub(heap_baseline) as f64 / particles as f64,
         density_passes: passes as f64 / (frames as f64 * scene.settings.substeps as f64),
     })
 }
@@ -147,7 +159,7 @@ fn target(name: &str) -> &'static str {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10} {:>15}  target",
+        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10} {:>10} {:>15}  target",
         "scene",
         "liquid",
         "object",
@@ -155,11 +167,12 @@ fn print_table(rows: &[Row]) {
         "pairs/s",
         "peak MB",
         "B/particle",
+        "heap B/p",
         "passes/substep"
     );
     for r in rows {
         println!(
-            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0} {:>15.1}  {}",
+            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0} {:>10.0} {:>15.1}  {}",
             r.name,
             r.liquid,
             r.object,
@@ -167,6 +180,7 @@ fn print_table(rows: &[Row]) {
             r.pairs_per_s,
             r.peak_bytes as f64 / 1e6,
             r.bytes_per_particle,
+            r.heap_bytes_per_particle,
             r.density_passes,
             target(&r.name)
         );

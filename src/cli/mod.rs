@@ -3,6 +3,7 @@
 mod bake_cmd;
 mod bench;
 mod frames;
+mod heap_meter;
 mod info;
 mod mesh;
 mod validate;

@@ -75,6 +75,9 @@ impl LiquidPairs {
             return;
         }
         if movers.len() as f32 > PATCH_LIMIT * n as f32 {
+            // The old lists go first: they are the largest array of the substep, and holding
+            // them while the new ones are built was the solver's memory peak.
+            self.list = NeighbourList::default();
             *self = LiquidPairs::build(space, liquid, self.reach);
             return;
         }
