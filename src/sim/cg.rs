@@ -14,7 +14,8 @@ const CHUNK: usize = 2048;
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CgOutcome {
     pub iterations: u32,
-    /// Final residual norm over the initial one (0 if the start was exact).
+    /// Final residual norm over the target's scale (the initial residual unless given; 0 if
+    /// the start was exact).
     pub relative_residual: f32,
 }
 
@@ -28,15 +29,18 @@ pub fn dot(a: &[Vec3], b: &[Vec3]) -> f64 {
     partial.iter().sum()
 }
 
-/// Solves A x = b from the initial guess in `x` until ‖r‖ ≤ `tolerance`·‖r₀‖ (or ‖r‖ is at
-/// f32 round-off of ‖b‖), at most `max_iterations` steps. `apply(v, out)` writes A v into
-/// `out`; `inverse_diagonal` holds the inverse of A's 3×3 diagonal blocks.
+/// Solves A x = b from the initial guess in `x` until ‖r‖ ≤ `tolerance`·`scale` (or ‖r‖ is at
+/// f32 round-off of ‖b‖), at most `max_iterations` steps; `scale` defaults to ‖r₀‖, the
+/// initial residual (a warm-started caller passes the residual of a cold start instead, so a
+/// good guess saves iterations rather than tightening the target). `apply(v, out)` writes
+/// A v into `out`; `inverse_diagonal` holds the inverse of A's 3×3 diagonal blocks.
 pub fn solve(
     apply: impl Fn(&[Vec3], &mut [Vec3]),
     inverse_diagonal: &[Mat3],
     b: &[Vec3],
     x: &mut [Vec3],
     tolerance: f32,
+    scale: Option<f64>,
     max_iterations: u32,
 ) -> CgOutcome {
     let n = b.len();
@@ -44,6 +48,7 @@ pub fn solve(
     apply(x, &mut ax);
     let mut r: Vec<Vec3> = b.par_iter().zip(&ax).map(|(b, a)| *b - *a).collect();
     let r0 = dot(&r, &r).sqrt();
+    let target = tolerance as f64 * scale.unwrap_or(r0);
     // Below this the residual is f32 noise: iterating further cannot improve x.
     let floor = 1e-6 * dot(b, b).sqrt();
     if r0 <= floor {
@@ -62,7 +67,7 @@ pub fn solve(
     let mut ad = ax; // reuse the buffer
     let mut norm = r0;
     let mut iterations = 0;
-    while iterations < max_iterations && norm > tolerance as f64 * r0 && norm > floor {
+    while iterations < max_iterations && norm > target && norm > floor {
         apply(&d, &mut ad);
         let dad = dot(&d, &ad);
         if dad <= 0.0 {
@@ -87,7 +92,7 @@ pub fn solve(
     }
     CgOutcome {
         iterations,
-        relative_residual: (norm / r0) as f32,
+        relative_residual: (norm / scale.unwrap_or(r0)) as f32,
     }
 }
 
@@ -119,7 +124,7 @@ mod tests {
         apply(&truth, &mut b);
         let inv = vec![Mat3::from_diagonal(Vec3::splat(1.0 / 3.0)); n];
         let mut x = vec![Vec3::ZERO; n];
-        let out = solve(apply, &inv, &b, &mut x, 1e-6, 200);
+        let out = solve(apply, &inv, &b, &mut x, 1e-6, None, 200);
         assert!(out.iterations > 0 && out.relative_residual <= 1e-5);
         let err = x
             .iter()

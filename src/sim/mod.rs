@@ -160,6 +160,7 @@ impl Simulation {
             );
         }
         self.frame += 1;
+        self.liquid.viscous_change = Vec::new();
         self.objects.place_at(&self.scene, self.frame as f64);
         if let Some(i) = (0..self.liquid.len())
             .find(|&i| !self.liquid.position[i].is_finite() || !self.liquid.velocity[i].is_finite())

@@ -11,6 +11,11 @@ pub struct LiquidParticles {
     pub material: Vec<u16>,
     /// Linear RGB.
     pub colour: Vec<[f32; 3]>,
+    /// The last implicit viscosity solve's velocity change per particle: the next solve's
+    /// starting guess (`viscosity_implicit`). Carried from substep to substep within a frame
+    /// and emptied at the frame's end, so between frames the particles hold exactly what a
+    /// frame file stores and a resumed bake continues bit-identically.
+    pub viscous_change: Vec<Vec3>,
 }
 
 impl LiquidParticles {
@@ -25,6 +30,9 @@ impl LiquidParticles {
         self.velocity.push(velocity);
         self.material.push(material);
         self.colour.push(colour);
+        if !self.viscous_change.is_empty() {
+            self.viscous_change.push(Vec3::ZERO);
+        }
     }
     /// Keeps the particles for which `keep` is true, in order.
     pub fn retain(&mut self, keep: impl Fn(usize) -> bool) {
@@ -37,6 +45,9 @@ impl LiquidParticles {
         self.velocity = order.iter().map(|&i| self.velocity[i]).collect();
         self.material = order.iter().map(|&i| self.material[i]).collect();
         self.colour = order.iter().map(|&i| self.colour[i]).collect();
+        if !self.viscous_change.is_empty() {
+            self.viscous_change = order.iter().map(|&i| self.viscous_change[i]).collect();
+        }
     }
 }
 

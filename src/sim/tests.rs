@@ -7,6 +7,7 @@ use super::neighbourhoods::Neighbourhoods;
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::viscosity_classic;
+use super::viscosity_implicit;
 use super::LiquidParticles;
 use crate::scene::{presets, Domain, Materials, Scene, Settings};
 
@@ -120,5 +121,49 @@ fn density_correction_reaches_tolerance() {
         worst <= p.density_tolerance * 1.001,
         "max density error {worst} after {} passes",
         outcome.iterations
+    );
+}
+
+#[test]
+fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
+    let radius = 0.002;
+    let scene = scene(radius);
+    let p = Params::new(&scene).unwrap();
+    let mut liquid = ball(radius, 6);
+    let objects = ObjectParticles::default();
+    let lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
+    let v_star = liquid.velocity.clone();
+
+    let cold_iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &lists);
+    let cold = liquid.velocity.clone();
+    assert!(
+        cold_iterations > 2,
+        "the cold solve took {cold_iterations} iterations"
+    );
+    assert_eq!(liquid.viscous_change.len(), liquid.len());
+
+    // The same substep again, warm-started from the change just made: the guess is already
+    // the solution, so CG has (almost) nothing left to do, and it must arrive at the same
+    // velocities (to the solver's tolerance) rather than tighten its target.
+    liquid.velocity = v_star.clone();
+    let warm_iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &lists);
+    assert!(
+        warm_iterations <= 1,
+        "warm start took {warm_iterations} iterations (cold: {cold_iterations})"
+    );
+    let change: f32 = cold
+        .iter()
+        .zip(&v_star)
+        .map(|(a, b)| (*a - *b).length())
+        .sum();
+    let difference: f32 = liquid
+        .velocity
+        .iter()
+        .zip(&cold)
+        .map(|(a, b)| (*a - *b).length())
+        .sum();
+    assert!(
+        difference <= 1e-2 * change,
+        "warm and cold solves differ by {difference} (viscous change {change})"
     );
 }
