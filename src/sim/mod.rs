@@ -142,6 +142,7 @@ impl Simulation {
             frame: self.frame + 1,
             ..FrameStats::default()
         };
+        let mut lists = None;
         for s in 0..substeps {
             if cancel.load(Ordering::Relaxed) {
                 return Err(GloopError::Cancelled);
@@ -156,6 +157,7 @@ impl Simulation {
                 &self.emitters,
                 start,
                 end,
+                &mut lists,
                 &mut stats,
             );
         }

@@ -196,6 +196,12 @@ impl Neighbourhoods {
         self.refresh_objects(p, liquid, objects);
     }
 
+    /// At the start of a substep that carries the previous substep's lists over.
+    pub fn refresh_for_substep(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
+        self.near.refresh(p.space, liquid, p.skin);
+        self.refresh_for_contacts(p, liquid, objects);
+    }
+
     /// Before a density pass (objects have not moved since the last refresh).
     pub fn refresh_for_density(&mut self, p: &Params, liquid: &[Vec3]) {
         self.near.refresh(p.space, liquid, p.skin);
