@@ -167,3 +167,42 @@ fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
         "warm and cold solves differ by {difference} (viscous change {change})"
     );
 }
+
+#[test]
+fn object_lists_stay_exact_as_liquid_falls_onto_an_obstacle() {
+    let radius = 0.002;
+    let scene = scene(radius);
+    let p = Params::new(&scene).unwrap();
+    let mut liquid = ball(radius, 4);
+    for x in &mut liquid.position {
+        *x += Vec3::new(0.0, 0.0, 0.06);
+    }
+    // A plate of object particles at z = 0, spaced r.
+    let plate: Vec<Vec3> = (-15..=15)
+        .flat_map(|i| (-15..=15).map(move |j| Vec3::new(i as f32, j as f32, 0.0) * radius))
+        .collect();
+    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &plate, None);
+    let mut met = 0;
+    // Fall by 0.4 r per move, as far as the plate and a little past it.
+    for _ in 0..90 {
+        for x in &mut liquid.position {
+            x.z -= 0.4 * radius;
+        }
+        lists.refresh_for_contacts(&p, &liquid.position, &plate);
+        for (i, x) in liquid.position.iter().enumerate() {
+            for (k, o) in plate.iter().enumerate() {
+                if x.distance(*o) <= p.object_reach {
+                    met += 1;
+                    assert!(
+                        lists.objects.of(i).contains(&(k as u32)),
+                        "liquid {i} at {x} misses object {k} at {o}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        met > 1000,
+        "the liquid must actually reach the plate ({met} contacts)"
+    );
+}
