@@ -178,6 +178,10 @@ impl Neighbourhoods {
         grid: Option<Arc<CellGrid>>,
     ) {
         let reach = p.object_reach + p.skin;
+        self.objects_box = objects.iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), x| (lo.min(*x), hi.max(*x)),
+        );
         if objects.is_empty() {
             self.objects = NeighbourList {
                 start: vec![0; liquid.len() + 1],
@@ -186,14 +190,23 @@ impl Neighbourhoods {
             self.object_grid = None;
         } else {
             let grid = grid.unwrap_or_else(|| Arc::new(object_grid(p, objects)));
-            self.objects = grid.neighbour_lists(objects, liquid, reach, false);
+            // Only liquid near the objects is searched (the rest has empty lists): a moving
+            // obstacle rebuilds these lists at every move, and searching (and bucketing) all of
+            // a falling gel for a fan it has not reached was most of that work.
+            let far = self.far_from_objects(p, 0.0);
+            let near: Vec<u32> = (0..liquid.len() as u32)
+                .filter(|&i| !far(liquid[i as usize]))
+                .collect();
+            self.objects = if near.len() == liquid.len() {
+                grid.neighbour_lists(objects, liquid, reach, false)
+            } else {
+                let queries: Vec<Vec3> = near.iter().map(|&i| liquid[i as usize]).collect();
+                grid.neighbour_lists(objects, &queries, reach, false)
+                    .spread(&near, liquid.len())
+            };
             self.object_grid = Some(grid);
         }
         self.objects_built_at = objects.to_vec();
-        self.objects_box = objects.iter().fold(
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-            |(lo, hi), x| (lo.min(*x), hi.max(*x)),
-        );
         self.liquid_anchor = liquid.to_vec();
     }
 

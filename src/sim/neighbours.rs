@@ -308,6 +308,25 @@ impl NeighbourList {
         NeighbourList { start, index }
     }
 
+    /// These lists, of the particles `rows` (ascending), as lists of `n` particles: row k
+    /// becomes particle `rows[k]`'s list, and every other particle's list is empty.
+    pub fn spread(self, rows: &[u32], n: usize) -> NeighbourList {
+        let mut start = Vec::with_capacity(n + 1);
+        start.push(0u32);
+        let mut next = rows.iter().enumerate().peekable();
+        for i in 0..n as u32 {
+            let mut len = 0;
+            if let Some((k, _)) = next.next_if(|&(_, &r)| r == i) {
+                len = self.start[k + 1] - self.start[k];
+            }
+            start.push(start[i as usize] + len);
+        }
+        NeighbourList {
+            start,
+            index: self.index,
+        }
+    }
+
     /// Replaces the lists of some particles (`replaced`, sorted by particle, each with its new
     /// list) and appends entries to others (`added`, same form), keeping all other lists.
     pub fn patched(
@@ -377,6 +396,16 @@ impl NeighbourList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spread_lists_land_on_their_particles_and_the_rest_are_empty() {
+        let rows = NeighbourList::from_lists(vec![vec![4, 5], vec![], vec![6]]);
+        let lists = rows.spread(&[1, 2, 4], 6);
+        let expected: [&[u32]; 6] = [&[], &[4, 5], &[], &[], &[6], &[]];
+        for (i, e) in expected.iter().enumerate() {
+            assert_eq!(lists.of(i), *e, "particle {i}");
+        }
+    }
 
     fn brute(points: &[Vec3], space: &Space, radius: f32) -> Vec<Vec<u32>> {
         (0..points.len())
