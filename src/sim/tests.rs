@@ -34,6 +34,16 @@ fn scene(radius: f32) -> Scene {
     Scene::new(settings, materials, vec![])
 }
 
+/// The particle radius of every test here.
+const RADIUS: f32 = 0.002;
+
+/// The test scene at `RADIUS`, its parameters, and a lattice ball of `cells` radius in it.
+fn setup(cells: i32) -> (Scene, Params, LiquidParticles) {
+    let scene = scene(RADIUS);
+    let p = Params::new(&scene).unwrap();
+    (scene, p, ball(RADIUS, cells))
+}
+
 /// A lattice ball with deterministic, irregular velocities and two liquids of different mass.
 fn ball(radius: f32, cells: i32) -> LiquidParticles {
     let mut liquid = LiquidParticles::default();
@@ -77,10 +87,7 @@ fn momentum(p: &Params, liquid: &LiquidParticles, dv: &[Vec3]) -> (Vec3, f32) {
 
 #[test]
 fn viscosity_exchange_conserves_linear_momentum_to_round_off() {
-    let radius = 0.002;
-    let scene = scene(radius);
-    let p = Params::new(&scene).unwrap();
-    let mut liquid = ball(radius, 7);
+    let (_, p, mut liquid) = setup(7);
     let lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let dv = viscosity_classic::exchange(&p, &liquid, &lists);
     let (net, exchanged) = momentum(&p, &liquid, &dv);
@@ -94,10 +101,7 @@ fn viscosity_exchange_conserves_linear_momentum_to_round_off() {
 
 #[test]
 fn density_correction_reaches_tolerance() {
-    let radius = 0.002;
-    let scene = scene(radius);
-    let p = Params::new(&scene).unwrap();
-    let mut liquid = ball(radius, 6);
+    let (_, p, mut liquid) = setup(6);
     for x in &mut liquid.position {
         *x *= 0.93; // ~20% over-dense
     }
@@ -126,10 +130,7 @@ fn density_correction_reaches_tolerance() {
 
 #[test]
 fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
-    let radius = 0.002;
-    let scene = scene(radius);
-    let p = Params::new(&scene).unwrap();
-    let mut liquid = ball(radius, 6);
+    let (scene, p, mut liquid) = setup(6);
     let objects = ObjectParticles::default();
     let lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let v_star = liquid.velocity.clone();
@@ -170,23 +171,20 @@ fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
 
 #[test]
 fn object_lists_stay_exact_as_liquid_falls_onto_an_obstacle() {
-    let radius = 0.002;
-    let scene = scene(radius);
-    let p = Params::new(&scene).unwrap();
-    let mut liquid = ball(radius, 4);
+    let (_, p, mut liquid) = setup(4);
     for x in &mut liquid.position {
         *x += Vec3::new(0.0, 0.0, 0.06);
     }
     // A plate of object particles at z = 0, spaced r.
     let plate: Vec<Vec3> = (-15..=15)
-        .flat_map(|i| (-15..=15).map(move |j| Vec3::new(i as f32, j as f32, 0.0) * radius))
+        .flat_map(|i| (-15..=15).map(move |j| Vec3::new(i as f32, j as f32, 0.0) * RADIUS))
         .collect();
     let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &plate, None);
     let mut met = 0;
     // Fall by 0.4 r per move, as far as the plate and a little past it.
     for _ in 0..90 {
         for x in &mut liquid.position {
-            x.z -= 0.4 * radius;
+            x.z -= 0.4 * RADIUS;
         }
         lists.refresh_for_contacts(&p, &liquid.position, &plate);
         for (i, x) in liquid.position.iter().enumerate() {
