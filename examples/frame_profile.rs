@@ -1,0 +1,56 @@
+//! Where a bake's time goes, frame by frame: seconds, density-correction passes, the
+//! compression left, and the implicit viscosity solve's seconds and CG iterations.
+//!
+//! `cargo run --release --example frame_profile -- SCENE [FRAMES]` (SCENE: a demo name or a
+//! scene file; FRAMES defaults to 10).
+//!
+//! `gloop bench` reports medians; this shows which frames make them. On the fan, for
+//! instance, the gel's impact frames hit the pass cap while its free-fall frames spend most
+//! of their time in the viscosity solve, two different problems behind one median.
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use gloop::scene::Scene;
+use gloop::Simulation;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(name) = args.first() else {
+        eprintln!("usage: frame_profile SCENE [FRAMES]  (SCENE: a demo name or a scene file)");
+        std::process::exit(2);
+    };
+    let frames: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(10);
+    if let Err(e) = profile(name, frames) {
+        eprintln!("frame_profile: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn profile(name: &str, frames: u32) -> gloop::Result<()> {
+    let scene = match gloop::demos::demo_scene(name) {
+        Some(scene) => scene,
+        None => Scene::load(Path::new(name))?,
+    };
+    let mut sim = Simulation::new(&scene)?;
+    let never = AtomicBool::new(false);
+    println!("frame  seconds  liquid  passes  compression  viscosity_s  cg_iterations");
+    for _ in 0..frames {
+        let (solve_before, iterations_before) = gloop::sim::implicit_viscosity_profile();
+        let started = Instant::now();
+        let stats = sim.step_frame(&never)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let (solve_after, iterations_after) = gloop::sim::implicit_viscosity_profile();
+        println!(
+            "{:5}  {:7.3}  {:6}  {:6}  {:11.4}  {:11.3}  {:13}",
+            stats.frame,
+            seconds,
+            stats.liquid_particles,
+            stats.density_iterations,
+            stats.max_density_error,
+            (solve_after - solve_before).as_secs_f64(),
+            iterations_after - iterations_before,
+        );
+    }
+    Ok(())
+}
