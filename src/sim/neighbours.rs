@@ -78,7 +78,62 @@ pub struct CellGrid {
     pub order: Vec<u32>,
     /// Occupied cells in sorted order: key and the range of `order` they hold.
     cells: Vec<(IVec3, u32, u32)>,
-    lookup: FxHashMap<IVec3, u32>,
+    lookup: CellLookup,
+}
+
+/// Where each occupied cell sits in `cells`.
+enum CellLookup {
+    /// One slot per cell of the particles' bounding box (cell index + 1, 0 if empty): a
+    /// compact liquid's box holds a few cells per particle, and an array lookup is several
+    /// times faster than hashing the 27 keys around every cell.
+    Dense {
+        origin: IVec3,
+        dims: IVec3,
+        slot: Vec<u32>,
+    },
+    /// Particles spread thin over a large box (a spray, a few drops far apart).
+    Sparse(FxHashMap<IVec3, u32>),
+}
+
+/// The dense lookup is used while the bounding box holds at most this many cells per particle
+/// (plus a small allowance, so tiny scenes always get it): its slots cost 4 bytes per cell.
+const DENSE_CELLS_PER_PARTICLE: usize = 4;
+
+impl CellLookup {
+    #[inline(always)]
+    fn find(&self, k: IVec3) -> Option<u32> {
+        match self {
+            CellLookup::Dense { origin, dims, slot } => {
+                let d = k.wrapping_sub(*origin);
+                if d.cmplt(IVec3::ZERO).any() || d.cmpge(*dims).any() {
+                    return None;
+                }
+                let s = slot[dense_index(d, *dims)];
+                (s > 0).then(|| s - 1)
+            }
+            CellLookup::Sparse(map) => map.get(&k).copied(),
+        }
+    }
+}
+
+/// Position of cell offset `d` (from the box's origin) in the box's slots: z, then y, then x,
+/// the order cells are sorted in.
+#[inline(always)]
+fn dense_index(d: IVec3, dims: IVec3) -> usize {
+    ((d.z as usize * dims.y as usize) + d.y as usize) * dims.x as usize + d.x as usize
+}
+
+/// The occupied cells around one cell (at most 27), as ranges of `order`, in cell order.
+pub struct CellRanges {
+    ranges: [(u32, u32); 27],
+    len: usize,
+}
+
+impl std::ops::Deref for CellRanges {
+    type Target = [(u32, u32)];
+    fn deref(&self) -> &[(u32, u32)] {
+        &self.ranges[..self.len]
+    }
 }
 
 impl CellGrid {
@@ -99,26 +154,88 @@ impl CellGrid {
             wrap_cells,
             order: Vec::new(),
             cells: Vec::new(),
-            lookup: FxHashMap::default(),
+            lookup: CellLookup::Sparse(FxHashMap::default()),
         };
-        let mut keyed: Vec<(IVec3, u32)> = points
+        let keys: Vec<IVec3> = points.par_iter().map(|p| grid.key(*p)).collect();
+        let (lo, hi) = keys
             .par_iter()
+            .fold(
+                || (IVec3::MAX, IVec3::MIN),
+                |(lo, hi), k| (lo.min(*k), hi.max(*k)),
+            )
+            .reduce(
+                || (IVec3::MAX, IVec3::MIN),
+                |a, b| (a.0.min(b.0), a.1.max(b.1)),
+            );
+        // In i64: a stray particle far out (or at infinity) spans more than i32 cells.
+        let span = hi.as_i64vec3() - lo.as_i64vec3() + 1;
+        let volume = span.x as i128 * span.y as i128 * span.z as i128;
+        let dense_limit = (DENSE_CELLS_PER_PARTICLE * keys.len() + 4096) as i128;
+        if !keys.is_empty() && volume <= dense_limit {
+            grid.bucket_dense(&keys, lo, span.as_ivec3());
+        } else {
+            grid.bucket_sparse(keys);
+        }
+        grid
+    }
+
+    /// Counting sort over the bounding box's cells: the same order as `bucket_sparse`'s sort
+    /// (by cell in z, y, x order, then by index), in linear time.
+    fn bucket_dense(&mut self, keys: &[IVec3], origin: IVec3, dims: IVec3) {
+        let cell_of: Vec<u32> = keys
+            .par_iter()
+            .map(|k| dense_index(*k - origin, dims) as u32)
+            .collect();
+        let mut slot = vec![0u32; dims.as_i64vec3().element_product() as usize];
+        for &c in &cell_of {
+            slot[c as usize] += 1;
+        }
+        // Counts → occupied cells with their ranges; `slot` then holds each cell's next free
+        // place in `order` while the points are dealt out.
+        let mut start = 0u32;
+        let mut place = vec![0u32; slot.len()];
+        for (c, count) in slot.iter_mut().enumerate() {
+            if *count > 0 {
+                let z = c / (dims.x as usize * dims.y as usize);
+                let y = (c / dims.x as usize) % dims.y as usize;
+                let x = c % dims.x as usize;
+                let key = origin + IVec3::new(x as i32, y as i32, z as i32);
+                self.cells.push((key, start, start + *count));
+                place[c] = start;
+                start += *count;
+                *count = self.cells.len() as u32; // slot = cell index + 1
+            }
+        }
+        let mut order = vec![0u32; keys.len()];
+        for (i, &c) in cell_of.iter().enumerate() {
+            let at = &mut place[c as usize];
+            order[*at as usize] = i as u32;
+            *at += 1;
+        }
+        self.order = order;
+        self.lookup = CellLookup::Dense { origin, dims, slot };
+    }
+
+    fn bucket_sparse(&mut self, keys: Vec<IVec3>) {
+        let mut keyed: Vec<(IVec3, u32)> = keys
+            .into_iter()
             .enumerate()
-            .map(|(i, p)| (grid.key(*p), i as u32))
+            .map(|(i, k)| (k, i as u32))
             .collect();
         keyed.par_sort_unstable_by(|a, b| {
             (a.0.z, a.0.y, a.0.x, a.1).cmp(&(b.0.z, b.0.y, b.0.x, b.1))
         });
+        let mut map = FxHashMap::default();
         let mut start = 0usize;
         for i in 1..=keyed.len() {
             if i == keyed.len() || keyed[i].0 != keyed[start].0 {
-                grid.lookup.insert(keyed[start].0, grid.cells.len() as u32);
-                grid.cells.push((keyed[start].0, start as u32, i as u32));
+                map.insert(keyed[start].0, self.cells.len() as u32);
+                self.cells.push((keyed[start].0, start as u32, i as u32));
                 start = i;
             }
         }
-        grid.order = keyed.into_iter().map(|(_, i)| i).collect();
-        grid
+        self.order = keyed.into_iter().map(|(_, i)| i).collect();
+        self.lookup = CellLookup::Sparse(map);
     }
 
     /// The same grid after the points were reordered by `order` (point k is now the old point
@@ -138,15 +255,16 @@ impl CellGrid {
         k
     }
 
-    /// The occupied cells among the 27 around `key` (each once, even on tiny periodic grids).
-    fn around(&self, key: IVec3) -> Vec<(u32, u32)> {
+    /// The occupied cells among the 27 around `key` (each once, even on tiny periodic grids),
+    /// as ranges of `order`, in cell order.
+    fn around(&self, key: IVec3) -> CellRanges {
         let periodic = self.wrap_cells != IVec3::ZERO;
         let mut found = [0u32; 27];
         let mut count = 0;
         for dz in -1..=1 {
             for dy in -1..=1 {
                 for dx in -1..=1 {
-                    let mut k = key + IVec3::new(dx, dy, dz);
+                    let mut k = key.wrapping_add(IVec3::new(dx, dy, dz));
                     if periodic {
                         for axis in 0..3 {
                             if self.wrap_cells[axis] > 0 {
@@ -154,8 +272,7 @@ impl CellGrid {
                             }
                         }
                     }
-                    if let Some(&c) = self.lookup.get(&k) {
-                        // Wrapping on a grid only a few cells wide can reach a cell twice.
+                    if let Some(c) = self.lookup.find(k) {
                         if !periodic || !found[..count].contains(&c) {
                             found[count] = c;
                             count += 1;
@@ -164,16 +281,18 @@ impl CellGrid {
                 }
             }
         }
-        // Cells in sorted order, so neighbour lists come out in a fixed order.
         found[..count].sort_unstable();
-        found[..count]
-            .iter()
-            .map(|&c| (self.cells[c as usize].1, self.cells[c as usize].2))
-            .collect()
+        let mut ranges = CellRanges {
+            ranges: [(0, 0); 27],
+            len: count,
+        };
+        for (r, &c) in ranges.ranges.iter_mut().zip(&found[..count]) {
+            let cell = &self.cells[c as usize];
+            *r = (cell.1, cell.2);
+        }
+        ranges
     }
 
-    /// Indices of grid points within `radius` of `query` (the grid's cell size must be at least
-    /// `radius`), skipping `skip`.
     pub fn points_near(
         &self,
         grid_points: &[Vec3],
@@ -183,7 +302,7 @@ impl CellGrid {
     ) -> Vec<u32> {
         let r2 = radius * radius;
         let mut found = Vec::new();
-        for (a, b) in self.around(self.key(query)) {
+        for &(a, b) in self.around(self.key(query)).iter() {
             for &j in &self.order[a as usize..b as usize] {
                 if Some(j) != skip
                     && self
@@ -231,7 +350,7 @@ impl CellGrid {
                     let qi = query_grid.order[s as usize];
                     let q = queries[qi as usize];
                     let before = found.len();
-                    for &(a, b) in &ranges {
+                    for &(a, b) in ranges.iter() {
                         for &j in &self.order[a as usize..b as usize] {
                             if (exclude_self && j == qi)
                                 || self
@@ -441,6 +560,74 @@ mod tests {
         let grid = CellGrid::build(&pts, 0.15, space);
         let lists = grid.neighbour_lists(&pts, &pts, 0.15, true);
         let expect = brute(&pts, &space, 0.15);
+        for (i, e) in expect.iter().enumerate() {
+            let mut got = lists.of(i).to_vec();
+            got.sort_unstable();
+            assert_eq!(got, *e, "particle {i}");
+        }
+    }
+
+    /// A grid built both ways from the same points (the keys' box origin is negative).
+    fn both_ways(pts: &[Vec3], cell: f32, space: Space) -> (CellGrid, CellGrid) {
+        let mut dense = CellGrid::build(&[], cell, space);
+        let mut sparse = CellGrid::build(&[], cell, space);
+        let keys: Vec<IVec3> = pts.iter().map(|p| dense.key(*p)).collect();
+        let lo = keys.iter().fold(IVec3::MAX, |a, k| a.min(*k));
+        let hi = keys.iter().fold(IVec3::MIN, |a, k| a.max(*k));
+        dense.bucket_dense(&keys, lo, hi - lo + IVec3::ONE);
+        sparse.bucket_sparse(keys);
+        (dense, sparse)
+    }
+
+    #[test]
+    fn dense_and_sparse_bucketing_agree() {
+        let pts: Vec<Vec3> = scattered(700, 1.0)
+            .into_iter()
+            .map(|p| p - Vec3::splat(0.5))
+            .collect();
+        let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
+        let (dense, sparse) = both_ways(&pts, 0.15, space);
+        assert!(matches!(dense.lookup, CellLookup::Dense { .. }));
+        assert!(matches!(sparse.lookup, CellLookup::Sparse(_)));
+        assert_eq!(dense.order, sparse.order);
+        assert_eq!(dense.cells, sparse.cells);
+        for z in -6..=6 {
+            for y in -6..=6 {
+                for x in -6..=6 {
+                    let k = IVec3::new(x, y, z);
+                    assert_eq!(dense.lookup.find(k), sparse.lookup.find(k), "cell {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn far_apart_clusters_use_sparse_cells_and_match_brute_force() {
+        // Two clusters 1 km apart: their box would need billions of dense cells.
+        let mut pts = scattered(300, 1.0);
+        pts.extend(scattered(300, 1.0).iter().map(|p| *p + Vec3::splat(1000.0)));
+        let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
+        let grid = CellGrid::build(&pts, 0.2, space);
+        assert!(matches!(grid.lookup, CellLookup::Sparse(_)));
+        let lists = grid.neighbour_lists(&pts, &pts, 0.2, true);
+        let expect = brute(&pts, &space, 0.2);
+        for (i, e) in expect.iter().enumerate() {
+            let mut got = lists.of(i).to_vec();
+            got.sort_unstable();
+            assert_eq!(got, *e, "particle {i}");
+        }
+    }
+
+    #[test]
+    fn a_particle_at_infinity_leaves_the_others_lists_intact() {
+        // The solver reports non-finite particles as an error after the substep; until then
+        // the grid must neither overflow nor lose the finite particles' neighbours.
+        let mut pts = scattered(200, 1.0);
+        pts.push(Vec3::new(f32::INFINITY, 0.0, f32::NEG_INFINITY));
+        let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
+        let grid = CellGrid::build(&pts, 0.2, space);
+        let lists = grid.neighbour_lists(&pts, &pts, 0.2, true);
+        let expect = brute(&pts[..200], &space, 0.2);
         for (i, e) in expect.iter().enumerate() {
             let mut got = lists.of(i).to_vec();
             got.sort_unstable();
