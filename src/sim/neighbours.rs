@@ -116,6 +116,9 @@ impl CellLookup {
     }
 }
 
+/// Cells searched per parallel task when building neighbour lists.
+const CELLS_PER_TASK: usize = 16;
+
 /// Position of cell offset `d` (from the box's origin) in the box's slots: z, then y, then x,
 /// the order cells are sorted in.
 #[inline(always)]
@@ -339,32 +342,39 @@ impl CellGrid {
         let r2 = radius * radius;
         // Work per query cell, so the 27-cell lookups happen once per cell, not per particle.
         // Each cell yields its queries' neighbour counts and one flat run of indices.
-        let per_cell: Vec<(Vec<u32>, Vec<u32>)> = query_grid
+        // Cells are taken a few at a time: a contact-sized cell holds only a couple of
+        // particles, and one task with its own buffers per cell cost more than the search.
+        // Each task yields its queries' neighbour counts and one flat run of indices, in the
+        // grid's order (the cells' ranges of `order` follow each other).
+        let per_task: Vec<(Vec<u32>, Vec<u32>)> = query_grid
             .cells
-            .par_iter()
-            .map(|&(key, start, end)| {
-                let ranges = self.around(key);
-                let mut counts = Vec::with_capacity((end - start) as usize);
+            .par_chunks(CELLS_PER_TASK)
+            .map(|cells| {
+                let queries_here = cells.iter().map(|c| (c.2 - c.1) as usize).sum();
+                let mut counts = Vec::with_capacity(queries_here);
                 let mut found = Vec::new();
-                for s in start..end {
-                    let qi = query_grid.order[s as usize];
-                    let q = queries[qi as usize];
-                    let before = found.len();
-                    for &(a, b) in ranges.iter() {
-                        for &j in &self.order[a as usize..b as usize] {
-                            if (exclude_self && j == qi)
-                                || self
-                                    .space
-                                    .delta(grid_points[j as usize], q)
-                                    .length_squared()
-                                    >= r2
-                            {
-                                continue;
+                for &(key, start, end) in cells {
+                    let ranges = self.around(key);
+                    for s in start..end {
+                        let qi = query_grid.order[s as usize];
+                        let q = queries[qi as usize];
+                        let before = found.len();
+                        for &(a, b) in ranges.iter() {
+                            for &j in &self.order[a as usize..b as usize] {
+                                if (exclude_self && j == qi)
+                                    || self
+                                        .space
+                                        .delta(grid_points[j as usize], q)
+                                        .length_squared()
+                                        >= r2
+                                {
+                                    continue;
+                                }
+                                found.push(j);
                             }
-                            found.push(j);
                         }
+                        counts.push((found.len() - before) as u32);
                     }
-                    counts.push((found.len() - before) as u32);
                 }
                 // Growth by doubling leaves up to half of each run unused; all runs are held
                 // at once below, so the slack would count twice towards the memory peak.
@@ -372,12 +382,11 @@ impl CellGrid {
                 (counts, found)
             })
             .collect();
-        // Scatter the runs into particle order.
+        // Scatter the runs into particle order: the k-th count overall is query order[k]'s.
+        let in_grid_order = || per_task.iter().flat_map(|(counts, _)| counts);
         let mut count_of = vec![0u32; queries.len()];
-        for (&(_, start, end), (counts, _)) in query_grid.cells.iter().zip(&per_cell) {
-            for (s, &c) in (start..end).zip(counts) {
-                count_of[query_grid.order[s as usize] as usize] = c;
-            }
+        for (&qi, &c) in query_grid.order.iter().zip(in_grid_order()) {
+            count_of[qi as usize] = c;
         }
         let mut first = Vec::with_capacity(queries.len() + 1);
         first.push(0u32);
@@ -387,11 +396,12 @@ impl CellGrid {
             first.push(total);
         }
         let mut index = vec![0u32; total as usize];
-        for (&(_, start, end), (counts, found)) in query_grid.cells.iter().zip(&per_cell) {
+        let mut queries_in_order = query_grid.order.iter();
+        for (counts, found) in &per_task {
             let mut at = 0usize;
-            for (s, &c) in (start..end).zip(counts) {
-                let qi = query_grid.order[s as usize] as usize;
-                let dst = first[qi] as usize;
+            // Counts first: zip asks its first iterator first, so none of the queries is lost.
+            for (&c, &qi) in counts.iter().zip(queries_in_order.by_ref()) {
+                let dst = first[qi as usize] as usize;
                 index[dst..dst + c as usize].copy_from_slice(&found[at..at + c as usize]);
                 at += c as usize;
             }
