@@ -75,7 +75,7 @@ fn settings_follow_table_1_and_the_brief() {
             "{name}"
         );
         assert_eq!(s.density_tolerance, 0.01, "{name}");
-        assert!((s.elastic_coefficient - 0.3).abs() < 1e-6, "{name}");
+        assert_eq!(s.elastic_coefficient, 0.5, "{name}");
         assert_eq!(s.gravity, Vec3::new(0.0, 0.0, -9.81), "{name}");
     }
 }
