@@ -1,56 +1,63 @@
-//! Rows of varying length stored as one flat array (compressed sparse rows), gathered without
-//! a temporary vector per row.
+//! Rows of varying length (compressed sparse rows), gathered in one pass over the rows
+//! without a temporary vector per row.
 //!
-//! Collecting a `Vec` per row and then flattening holds every pair twice, plus the rows'
-//! growth slack, and makes an allocation per particle per substep; counting each row first
-//! and writing it in place holds the pairs once.
+//! Rows are stored in chunks of `ROWS_PER_CHUNK`, each chunk one flat array: a chunk is
+//! filled by one task calling `row(i)` once per row, so nothing is counted first and
+//! evaluated twice (the viscosity couplings' weights, a root and a division per pair, were
+//! a third of the implicit solve's time when every row was walked twice), and no chunk is
+//! copied into a single array afterwards, which would hold every item twice.
 
 use rayon::prelude::*;
 
-/// Flat rows: row `i` is `items[start[i]..start[i + 1]]`.
+/// Rows per chunk: enough that the per-chunk bookkeeping is negligible, few enough that the
+/// chunks spread evenly over the threads.
+const ROWS_PER_CHUNK: usize = 256;
+
+/// Rows `0..n`; row `i` lives in chunk `i / ROWS_PER_CHUNK`.
 pub struct Rows<T> {
-    pub start: Vec<usize>,
-    pub items: Vec<T>,
+    chunks: Vec<Chunk<T>>,
+}
+
+struct Chunk<T> {
+    /// Row k of the chunk is `items[start[k]..start[k + 1]]`.
+    start: Vec<u32>,
+    items: Vec<T>,
 }
 
 impl<T> Rows<T> {
     #[inline(always)]
     pub fn of(&self, i: usize) -> &[T] {
-        &self.items[self.start[i]..self.start[i + 1]]
+        let chunk = &self.chunks[i / ROWS_PER_CHUNK];
+        let k = i % ROWS_PER_CHUNK;
+        &chunk.items[chunk.start[k] as usize..chunk.start[k + 1] as usize]
     }
 }
 
-/// Gathers `row(i)` for `i` in `0..n`. `row` is called twice per row (to count, then to
-/// write), so it must yield the same items both times; rows are written in parallel and the
-/// result does not depend on the thread count.
+/// Gathers `row(i)` for `i` in `0..n`, calling `row` once per row. Chunks are filled in
+/// parallel; the result does not depend on the thread count.
 pub fn gather_rows<T, I, F>(n: usize, row: F) -> Rows<T>
 where
-    T: Copy + Default + Send + Sync,
+    T: Send,
     I: Iterator<Item = T>,
     F: Fn(usize) -> I + Sync,
 {
-    let counts: Vec<usize> = (0..n).into_par_iter().map(|i| row(i).count()).collect();
-    let mut start = Vec::with_capacity(n + 1);
-    start.push(0);
-    let mut total = 0;
-    for &c in &counts {
-        total += c;
-        start.push(total);
-    }
-    let mut items = vec![T::default(); total];
-    let mut slices = Vec::with_capacity(n);
-    let mut rest = items.as_mut_slice();
-    for &c in &counts {
-        let (head, tail) = rest.split_at_mut(c);
-        slices.push(head);
-        rest = tail;
-    }
-    slices.into_par_iter().enumerate().for_each(|(i, out)| {
-        for (slot, item) in out.iter_mut().zip(row(i)) {
-            *slot = item;
-        }
-    });
-    Rows { start, items }
+    let chunks = (0..n.div_ceil(ROWS_PER_CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let rows = c * ROWS_PER_CHUNK..((c + 1) * ROWS_PER_CHUNK).min(n);
+            let mut start = Vec::with_capacity(rows.len() + 1);
+            start.push(0u32);
+            let mut items = Vec::new();
+            for i in rows {
+                items.extend(row(i));
+                start.push(items.len() as u32);
+            }
+            // Growth by doubling leaves up to half unused, and every chunk is kept.
+            items.shrink_to_fit();
+            Chunk { start, items }
+        })
+        .collect();
+    Rows { chunks }
 }
 
 #[cfg(test)]
@@ -59,11 +66,17 @@ mod tests {
 
     #[test]
     fn rows_hold_what_each_row_yields_in_order() {
-        let rows = gather_rows(5, |i| (0..i as u32).filter(move |j| j % 2 == i as u32 % 2));
-        for i in 0..5 {
-            let expected: Vec<u32> = (0..i as u32).filter(|j| j % 2 == i as u32 % 2).collect();
-            assert_eq!(rows.of(i), expected.as_slice());
+        // Rows spread over three chunks, the last one partly filled, and some rows empty.
+        let n = 2 * ROWS_PER_CHUNK + 7;
+        let expected =
+            |i: usize| -> Vec<u32> { (0..(i % 5) as u32).map(|k| k * 1000 + i as u32).collect() };
+        let rows = gather_rows(n, |i| expected(i).into_iter());
+        for i in 0..n {
+            assert_eq!(rows.of(i), expected(i).as_slice(), "row {i}");
         }
-        assert_eq!(rows.start, vec![0, 0, 0, 1, 2, 4]);
+        assert_eq!(rows.chunks.len(), 3);
+        assert!(gather_rows(0, |_| std::iter::empty::<u32>())
+            .chunks
+            .is_empty());
     }
 }
