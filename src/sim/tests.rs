@@ -204,3 +204,44 @@ fn object_lists_stay_exact_as_liquid_falls_onto_an_obstacle() {
         "the liquid must actually reach the plate ({met} contacts)"
     );
 }
+
+#[test]
+fn liquid_lists_stay_exact_as_a_few_particles_or_many_move() {
+    let (_, p, mut liquid) = setup(5);
+    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
+    let mut noise = crate::validation::noise::uniform_noise(7);
+    let n = liquid.len();
+    // Rounds in which every 50th particle jumps up to 2 r along each axis, into the lists of
+    // particles it was far from (a patch), alternate with rounds in which all drift by up to
+    // 0.3 r (a rebuild).
+    for round in 0..12 {
+        let (every, jump) = if round % 2 == 0 { (50, 4.0) } else { (1, 0.6) };
+        for x in liquid.position.iter_mut().step_by(every) {
+            *x += Vec3::new(noise(), noise(), noise()) * (jump * RADIUS);
+        }
+        if round % 3 == 0 {
+            lists.refresh_for_substep(&p, &liquid.position, &[]);
+        } else {
+            lists.refresh_for_density(&p, &liquid.position);
+            lists.refresh_for_contacts(&p, &liquid.position, &[]);
+        }
+        let x = &liquid.position;
+        for i in 0..n {
+            for j in (0..n).filter(|&j| j != i) {
+                let d = x[i].distance(x[j]);
+                if d <= p.force_reach {
+                    assert!(
+                        lists.near.list.of(i).contains(&(j as u32)),
+                        "round {round}: near {i} misses {j} at {d}"
+                    );
+                }
+                if d <= p.liquid_contact {
+                    assert!(
+                        lists.contact.list.of(i).contains(&(j as u32)),
+                        "round {round}: contact {i} misses {j} at {d}"
+                    );
+                }
+            }
+        }
+    }
+}
