@@ -193,8 +193,9 @@ impl CellGrid {
         for &c in &cell_of {
             slot[c as usize] += 1;
         }
-        // Counts → occupied cells with their ranges; `slot` then holds each cell's next free
-        // place in `order` while the points are dealt out.
+        // Counts → occupied cells with their ranges. `slot` is turned into the lookup (cell
+        // index + 1) as it goes, and `place` holds each cell's next free place in `order`
+        // while the points are dealt out.
         let mut start = 0u32;
         let mut place = vec![0u32; slot.len()];
         for (c, count) in slot.iter_mut().enumerate() {
