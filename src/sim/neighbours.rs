@@ -564,18 +564,28 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn grid_lists_match_brute_force() {
-        let pts = scattered(700, 1.0);
-        let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
-        let grid = CellGrid::build(&pts, 0.15, space);
-        let lists = grid.neighbour_lists(&pts, &pts, 0.15, true);
-        let expect = brute(&pts, &space, 0.15);
-        for (i, e) in expect.iter().enumerate() {
+    /// Builds the grid of `pts` at `radius` and checks every finite particle's list against
+    /// brute force; returns the grid.
+    fn check_lists_against_brute_force(pts: &[Vec3], space: Space, radius: f32) -> CellGrid {
+        let grid = CellGrid::build(pts, radius, space);
+        let lists = grid.neighbour_lists(pts, pts, radius, true);
+        let expect = brute(pts, &space, radius);
+        for (i, e) in expect
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| pts[*i].is_finite())
+        {
             let mut got = lists.of(i).to_vec();
             got.sort_unstable();
             assert_eq!(got, *e, "particle {i}");
         }
+        grid
+    }
+
+    #[test]
+    fn grid_lists_match_brute_force() {
+        let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
+        check_lists_against_brute_force(&scattered(700, 1.0), space, 0.15);
     }
 
     /// A grid built both ways from the same points (the keys' box origin is negative).
@@ -618,15 +628,8 @@ mod tests {
         let mut pts = scattered(300, 1.0);
         pts.extend(scattered(300, 1.0).iter().map(|p| *p + Vec3::splat(1000.0)));
         let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
-        let grid = CellGrid::build(&pts, 0.2, space);
+        let grid = check_lists_against_brute_force(&pts, space, 0.2);
         assert!(matches!(grid.lookup, CellLookup::Sparse(_)));
-        let lists = grid.neighbour_lists(&pts, &pts, 0.2, true);
-        let expect = brute(&pts, &space, 0.2);
-        for (i, e) in expect.iter().enumerate() {
-            let mut got = lists.of(i).to_vec();
-            got.sort_unstable();
-            assert_eq!(got, *e, "particle {i}");
-        }
     }
 
     #[test]
@@ -636,27 +639,13 @@ mod tests {
         let mut pts = scattered(200, 1.0);
         pts.push(Vec3::new(f32::INFINITY, 0.0, f32::NEG_INFINITY));
         let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
-        let grid = CellGrid::build(&pts, 0.2, space);
-        let lists = grid.neighbour_lists(&pts, &pts, 0.2, true);
-        let expect = brute(&pts[..200], &space, 0.2);
-        for (i, e) in expect.iter().enumerate() {
-            let mut got = lists.of(i).to_vec();
-            got.sort_unstable();
-            assert_eq!(got, *e, "particle {i}");
-        }
+        check_lists_against_brute_force(&pts, space, 0.2);
     }
 
     #[test]
     fn periodic_lists_match_brute_force() {
         let pts = scattered(500, 1.0);
         let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [true, true, false]);
-        let grid = CellGrid::build(&pts, 0.2, space);
-        let lists = grid.neighbour_lists(&pts, &pts, 0.2, true);
-        let expect = brute(&pts, &space, 0.2);
-        for (i, e) in expect.iter().enumerate() {
-            let mut got = lists.of(i).to_vec();
-            got.sort_unstable();
-            assert_eq!(got, *e, "particle {i}");
-        }
+        check_lists_against_brute_force(&pts, space, 0.2);
     }
 }
