@@ -18,7 +18,8 @@
 //! the correction stops falling into itself instead of building up speed.
 //!
 //! Tried and measured, not adopted (the resting tank of `gloop validate rest-tank` is the
-//! judge that each failed; it is the scene most sensitive to this module):
+//! judge that each failed; it is the scene most sensitive to this module; the demos' figures
+//! were taken when they still ran at elastic coefficient 0.3):
 //! - Carrying each particle's summed multiplier ("pressure") to the next substep, applied as a
 //!   first pass and given back where it over-pushes: a third of the passes at rest, but an
 //!   integral controller that bounces. Resting RMS speed 0.7–3e-2 m/s (2.7e-3 without), and
