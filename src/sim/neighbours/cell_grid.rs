@@ -5,6 +5,7 @@ use glam::{IVec3, Vec3};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
+use super::list::offsets;
 use super::{NeighbourList, Space};
 
 /// Particles bucketed into cubic cells; only occupied cells are stored.
@@ -66,7 +67,7 @@ fn dense_index(d: IVec3, dims: IVec3) -> usize {
 }
 
 /// The occupied cells around one cell (at most 27), as ranges of `order`, in cell order.
-pub struct CellRanges {
+struct CellRanges {
     ranges: [(u32, u32); 27],
     len: usize,
 }
@@ -323,19 +324,13 @@ impl CellGrid {
             })
             .collect();
         // Scatter the runs into particle order: the k-th count overall is query order[k]'s.
-        let in_grid_order = || per_task.iter().flat_map(|(counts, _)| counts);
         let mut count_of = vec![0u32; queries.len()];
-        for (&qi, &c) in query_grid.order.iter().zip(in_grid_order()) {
+        let counts_in_grid_order = per_task.iter().flat_map(|(counts, _)| counts);
+        for (&qi, &c) in query_grid.order.iter().zip(counts_in_grid_order) {
             count_of[qi as usize] = c;
         }
-        let mut first = Vec::with_capacity(queries.len() + 1);
-        first.push(0u32);
-        let mut total = 0u32;
-        for &c in &count_of {
-            total += c;
-            first.push(total);
-        }
-        let mut index = vec![0u32; total as usize];
+        let first = offsets(count_of.into_iter());
+        let mut index = vec![0u32; first[queries.len()] as usize];
         let mut queries_in_order = query_grid.order.iter();
         for (counts, found) in &per_task {
             let mut at = 0usize;

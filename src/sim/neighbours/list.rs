@@ -13,16 +13,22 @@ pub struct NeighbourList {
     pub index: Vec<u32>,
 }
 
+/// Row offsets from row lengths: `[0, l0, l0 + l1, …]`, one more entry than rows.
+pub(super) fn offsets(lengths: impl ExactSizeIterator<Item = u32>) -> Vec<u32> {
+    let mut start = Vec::with_capacity(lengths.len() + 1);
+    start.push(0u32);
+    let mut total = 0u32;
+    for length in lengths {
+        total += length;
+        start.push(total);
+    }
+    start
+}
+
 impl NeighbourList {
     pub fn from_lists(lists: Vec<Vec<u32>>) -> Self {
-        let mut start = Vec::with_capacity(lists.len() + 1);
-        start.push(0u32);
-        let mut total = 0u32;
-        for l in &lists {
-            total += l.len() as u32;
-            start.push(total);
-        }
-        let mut index = Vec::with_capacity(total as usize);
+        let start = offsets(lists.iter().map(|l| l.len() as u32));
+        let mut index = Vec::with_capacity(start[lists.len()] as usize);
         for l in lists {
             index.extend(l);
         }
@@ -32,18 +38,13 @@ impl NeighbourList {
     /// These lists, of the particles `rows` (ascending), as lists of `n` particles: row k
     /// becomes particle `rows[k]`'s list, and every other particle's list is empty.
     pub fn spread(self, rows: &[u32], n: usize) -> NeighbourList {
-        let mut start = Vec::with_capacity(n + 1);
-        start.push(0u32);
         let mut next = rows.iter().enumerate().peekable();
-        for i in 0..n as u32 {
-            let mut len = 0;
-            if let Some((k, _)) = next.next_if(|&(_, &r)| r == i) {
-                len = self.start[k + 1] - self.start[k];
-            }
-            start.push(start[i as usize] + len);
-        }
+        let lengths = (0..n as u32).map(|i| match next.next_if(|&(_, &r)| r == i) {
+            Some((k, _)) => self.start[k + 1] - self.start[k],
+            None => 0,
+        });
         NeighbourList {
-            start,
+            start: offsets(lengths),
             index: self.index,
         }
     }
@@ -103,14 +104,10 @@ impl NeighbourList {
             .into_par_iter()
             .flat_map_iter(|i| self.of(i).iter().copied().filter(move |&j| close(i, j)))
             .collect();
-        let mut start = Vec::with_capacity(counts.len() + 1);
-        start.push(0u32);
-        let mut total = 0u32;
-        for c in counts {
-            total += c;
-            start.push(total);
+        NeighbourList {
+            start: offsets(counts.into_iter()),
+            index,
         }
-        NeighbourList { start, index }
     }
 }
 
