@@ -281,6 +281,13 @@ impl CellGrid {
             &own
         };
         let r2 = radius * radius;
+        // The grid points in cell order: each cell's candidates are then read from one
+        // contiguous run instead of gathered through `order` at random.
+        let in_cell_order: Vec<Vec3> = self
+            .order
+            .par_iter()
+            .map(|&j| grid_points[j as usize])
+            .collect();
         // Work per query cell, so the 27-cell lookups happen once per cell, not per particle.
         // Each cell yields its queries' neighbour counts and one flat run of indices.
         // Cells are taken a few at a time: a contact-sized cell holds only a couple of
@@ -301,17 +308,13 @@ impl CellGrid {
                         let q = queries[qi as usize];
                         let before = found.len();
                         for &(a, b) in ranges.iter() {
-                            for &j in &self.order[a as usize..b as usize] {
-                                if (exclude_self && j == qi)
-                                    || self
-                                        .space
-                                        .delta(grid_points[j as usize], q)
-                                        .length_squared()
-                                        >= r2
+                            let (a, b) = (a as usize, b as usize);
+                            for (&x, &j) in in_cell_order[a..b].iter().zip(&self.order[a..b]) {
+                                if self.space.delta(x, q).length_squared() < r2
+                                    && !(exclude_self && j == qi)
                                 {
-                                    continue;
+                                    found.push(j);
                                 }
-                                found.push(j);
                             }
                         }
                         counts.push((found.len() - before) as u32);
