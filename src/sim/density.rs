@@ -28,6 +28,21 @@
 //!   drop 16% fewer passes and 7% faster, paint drops 13% fewer passes, but the resting tank
 //!   jitters 35% faster. Every substep at rest starts 15–16% compressed at the floor (gravity
 //!   moves the liquid g·δt² ≈ 0.2 r into it), which is as large as most impacts' starts.
+//! - Newton steps on C = ρ − ρ0 whose linear systems (K Kᵀ μ = C, K = ∇C, walls included)
+//!   are solved by diagonally preconditioned CG, warm-started from the previous substep's μ
+//!   (at elastic coefficient 0.5; the prototype was not kept, this is its outline). With
+//!   the compressed particles alone as the active set, each Newton step only lifts the next
+//!   layer of a column (the active set grows a layer at a time): 8–13 Newton steps of ~20 CG
+//!   iterations per resting substep. Keeping every particle above 0.95 ρ0 active (target
+//!   max(C, 0)) needs negative μ (tension) for 40% of them, and Newton still crawls, because
+//!   `stop_at_obstacles` undoes part of every step: without it Newton converged in 2 steps
+//!   (largest compression 0.30 → 0.04 → 0.005) but still took ~38 CG iterations, each two
+//!   sweeps — about twice the sweeps of today's 16–19 passes — and the warm start raised the
+//!   first residual instead of lowering it
+//!   (each substep's compression comes from the moves' contacts as much as from gravity).
+//!   With the obstacle stops kept, the resting tank's RMS speed rose to 6.2e-3 m/s, and the
+//!   honey drop's impact substeps, starting up to 80% compressed where the linearisation
+//!   is poor, made its impact frames 3× slower.
 
 use glam::Vec3;
 use rayon::prelude::*;
