@@ -5,7 +5,10 @@
 //! filled by one task calling `row(i)` once per row, so nothing is counted first and
 //! evaluated twice (the viscosity couplings' weights, a root and a division per pair, were
 //! a third of the implicit solve's time when every row was walked twice), and no chunk is
-//! copied into a single array afterwards, which would hold every item twice.
+//! copied into a single array afterwards, which would hold every item twice. For the same
+//! reason an edit (`patch`) rebuilds only the chunks it touches: rebuilding all the rows
+//! held the old and the new rows at once, the solver's memory peak, and copied every row
+//! for the sake of a few.
 
 use rayon::prelude::*;
 
@@ -14,9 +17,22 @@ use rayon::prelude::*;
 const ROWS_PER_CHUNK: usize = 256;
 
 /// Rows `0..n`; row `i` lives in chunk `i / ROWS_PER_CHUNK`.
+#[derive(Clone, Debug)]
 pub struct Rows<T> {
     chunks: Vec<Chunk<T>>,
+    len: usize,
 }
+
+impl<T> Default for Rows<T> {
+    fn default() -> Self {
+        Rows {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
 
 struct Chunk<T> {
     /// Row k of the chunk is `items[start[k]..start[k + 1]]`.
@@ -30,6 +46,64 @@ impl<T> Rows<T> {
         let chunk = &self.chunks[i / ROWS_PER_CHUNK];
         let k = i % ROWS_PER_CHUNK;
         &chunk.items[chunk.start[k] as usize..chunk.start[k + 1] as usize]
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of items over all rows.
+    pub fn item_count(&self) -> usize {
+        self.chunks.iter().map(|c| c.items.len()).sum()
+    }
+}
+
+/// The edits (ascending by row) of the rows in chunk `c`.
+fn in_chunk<E>(edits: &[(u32, E)], c: usize) -> &[(u32, E)] {
+    let first = edits.partition_point(|(i, _)| (*i as usize) < c * ROWS_PER_CHUNK);
+    let end = edits.partition_point(|(i, _)| (*i as usize) < (c + 1) * ROWS_PER_CHUNK);
+    &edits[first..end]
+}
+
+impl<T: Copy + Send + Sync> Rows<T> {
+    /// Replaces some rows (`replaced`, ascending by row, each with its new items) and appends
+    /// items to others (`added`, same form). Only the chunks holding one of those rows are
+    /// rebuilt, each on its own, so the edit never holds more than a chunk twice.
+    pub fn patch(&mut self, replaced: &[(u32, Vec<T>)], added: &[(u32, Vec<T>)]) {
+        self.chunks
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(c, chunk)| {
+                let (replaced, added) = (in_chunk(replaced, c), in_chunk(added, c));
+                if replaced.is_empty() && added.is_empty() {
+                    return;
+                }
+                let base = c * ROWS_PER_CHUNK;
+                let (mut r, mut a) = (replaced.iter().peekable(), added.iter().peekable());
+                let mut start = Vec::with_capacity(chunk.start.len());
+                start.push(0u32);
+                let extra: usize = replaced.iter().chain(added).map(|(_, l)| l.len()).sum();
+                let mut items = Vec::with_capacity(chunk.items.len() + extra);
+                for k in 0..chunk.start.len() - 1 {
+                    let i = (base + k) as u32;
+                    match r.next_if(|(row, _)| *row == i) {
+                        Some((_, row)) => items.extend_from_slice(row),
+                        None => items.extend_from_slice(
+                            &chunk.items[chunk.start[k] as usize..chunk.start[k + 1] as usize],
+                        ),
+                    }
+                    if let Some((_, more)) = a.next_if(|(row, _)| *row == i) {
+                        items.extend_from_slice(more);
+                    }
+                    start.push(items.len() as u32);
+                }
+                *chunk = Chunk { start, items };
+            });
     }
 }
 
@@ -57,7 +131,7 @@ where
             Chunk { start, items }
         })
         .collect();
-    Rows { chunks }
+    Rows { chunks, len: n }
 }
 
 #[cfg(test)]
@@ -78,5 +152,37 @@ mod tests {
         assert!(gather_rows(0, |_| std::iter::empty::<u32>())
             .chunks
             .is_empty());
+    }
+
+    #[test]
+    fn a_patch_replaces_and_extends_rows_in_any_chunk_and_keeps_the_rest() {
+        let n = 3 * ROWS_PER_CHUNK + 1;
+        let original =
+            |i: usize| -> Vec<u32> { (0..(i % 4) as u32).map(|k| k + 10 * i as u32).collect() };
+        let mut rows = gather_rows(n, |i| original(i).into_iter());
+        // The first row, a row replaced and extended, the last row of a chunk, the first of
+        // the next, and the lone row of the last chunk.
+        let last_of_first = ROWS_PER_CHUNK as u32 - 1;
+        let replaced = vec![(0, vec![7, 7]), (5, vec![]), (last_of_first, vec![1, 2, 3])];
+        let added = vec![
+            (5, vec![9]),
+            (ROWS_PER_CHUNK as u32, vec![4]),
+            (n as u32 - 1, vec![8, 8]),
+        ];
+        let untouched_chunk = rows.chunks[2].items.as_ptr();
+        rows.patch(&replaced, &added);
+        for i in 0..n {
+            let mut expected = match replaced.iter().find(|(r, _)| *r as usize == i) {
+                Some((_, row)) => row.clone(),
+                None => original(i),
+            };
+            if let Some((_, more)) = added.iter().find(|(r, _)| *r as usize == i) {
+                expected.extend(more);
+            }
+            assert_eq!(rows.of(i), expected.as_slice(), "row {i}");
+        }
+        assert_eq!(rows.len(), n);
+        // The chunk without edits was left where it was, not copied.
+        assert_eq!(rows.chunks[2].items.as_ptr(), untouched_chunk);
     }
 }

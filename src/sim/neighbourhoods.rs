@@ -102,7 +102,7 @@ impl LiquidPairs {
         }
         let mut added: Vec<(u32, Vec<u32>)> = incoming.into_iter().collect();
         added.sort_unstable_by_key(|(j, _)| *j);
-        self.list = self.list.patched(&replaced, &added);
+        self.list.patch(&replaced, &added);
         for &m in &movers {
             self.anchor[m as usize] = liquid[m as usize] - shift;
         }
@@ -183,10 +183,7 @@ impl Neighbourhoods {
             |(lo, hi), x| (lo.min(*x), hi.max(*x)),
         );
         if objects.is_empty() {
-            self.objects = NeighbourList {
-                start: vec![0; liquid.len() + 1],
-                index: Vec::new(),
-            };
+            self.objects = NeighbourList::empty(liquid.len());
             self.object_grid = None;
         } else {
             let grid = grid.unwrap_or_else(|| Arc::new(object_grid(p, objects)));
@@ -274,7 +271,7 @@ impl Neighbourhoods {
                 )
             })
             .collect();
-        self.objects = self.objects.patched(&replaced, &[]);
+        self.objects.patch(&replaced, &[]);
         for &m in &movers {
             self.liquid_anchor[m as usize] = liquid[m as usize];
         }

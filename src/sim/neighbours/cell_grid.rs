@@ -5,7 +5,6 @@ use glam::{IVec3, Vec3};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::list::offsets;
 use super::{NeighbourList, Space};
 
 /// Particles bucketed into cubic cells; only occupied cells are stored.
@@ -326,28 +325,21 @@ impl CellGrid {
                 (counts, found)
             })
             .collect();
-        // Scatter the runs into particle order: the k-th count overall is query order[k]'s.
-        let mut count_of = vec![0u32; queries.len()];
-        let counts_in_grid_order = per_task.iter().flat_map(|(counts, _)| counts);
-        for (&qi, &c) in query_grid.order.iter().zip(counts_in_grid_order) {
-            count_of[qi as usize] = c;
-        }
-        let first = offsets(count_of.into_iter());
-        let mut index = vec![0u32; first[queries.len()] as usize];
+        // Where each query's run lies: the k-th count overall is query order[k]'s.
+        let mut run_of = vec![(0u32, 0u32, 0u32); queries.len()];
         let mut queries_in_order = query_grid.order.iter();
-        for (counts, found) in &per_task {
-            let mut at = 0usize;
+        for (task, (counts, _)) in per_task.iter().enumerate() {
+            let mut at = 0u32;
             // Counts first: zip asks its first iterator first, so none of the queries is lost.
             for (&c, &qi) in counts.iter().zip(queries_in_order.by_ref()) {
-                let dst = first[qi as usize] as usize;
-                index[dst..dst + c as usize].copy_from_slice(&found[at..at + c as usize]);
-                at += c as usize;
+                run_of[qi as usize] = (task as u32, at, c);
+                at += c;
             }
         }
-        NeighbourList {
-            start: first,
-            index,
-        }
+        NeighbourList::gather(queries.len(), |i| {
+            let (task, at, c) = run_of[i];
+            &per_task[task as usize].1[at as usize..(at + c) as usize]
+        })
     }
 }
 

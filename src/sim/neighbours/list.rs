@@ -1,112 +1,81 @@
 //! Compressed per-particle neighbour lists.
 
 use glam::Vec3;
-use rayon::prelude::*;
 
 use super::Space;
+use crate::sim::csr::{gather_rows, Rows};
 
-/// Compressed per-particle neighbour lists: neighbours of `i` are
-/// `index[start[i]..start[i + 1]]`, in the order the search found them (a patch appends).
+/// Compressed per-particle neighbour lists: particle `i`'s neighbours, in the order the
+/// search found them (a patch appends). Stored in chunks of rows (`csr::Rows`), so a patch
+/// for a few particles rewrites only the chunks that hold them.
 #[derive(Clone, Debug, Default)]
 pub struct NeighbourList {
-    pub start: Vec<u32>,
-    pub index: Vec<u32>,
-}
-
-/// Row offsets from row lengths: `[0, l0, l0 + l1, …]`, one more entry than rows.
-pub(super) fn offsets(lengths: impl ExactSizeIterator<Item = u32>) -> Vec<u32> {
-    let mut start = Vec::with_capacity(lengths.len() + 1);
-    start.push(0u32);
-    let mut total = 0u32;
-    for length in lengths {
-        total += length;
-        start.push(total);
-    }
-    start
+    rows: Rows<u32>,
 }
 
 impl NeighbourList {
-    pub fn from_lists(lists: Vec<Vec<u32>>) -> Self {
-        let start = offsets(lists.iter().map(|l| l.len() as u32));
-        let mut index = Vec::with_capacity(start[lists.len()] as usize);
-        for l in lists {
-            index.extend(l);
+    /// Lists `0..n`, list `i` being `list(i)`.
+    pub fn gather<'a>(n: usize, list: impl Fn(usize) -> &'a [u32] + Sync) -> Self {
+        NeighbourList {
+            rows: gather_rows(n, |i| list(i).iter().copied()),
         }
-        NeighbourList { start, index }
+    }
+
+    pub fn from_lists(lists: Vec<Vec<u32>>) -> Self {
+        Self::gather(lists.len(), |i| &lists[i])
+    }
+
+    /// `n` empty lists.
+    pub fn empty(n: usize) -> Self {
+        Self::gather(n, |_| &[])
     }
 
     /// These lists, of the particles `rows` (ascending), as lists of `n` particles: row k
     /// becomes particle `rows[k]`'s list, and every other particle's list is empty.
-    pub fn spread(self, rows: &[u32], n: usize) -> NeighbourList {
-        let mut next = rows.iter().enumerate().peekable();
-        let lengths = (0..n as u32).map(|i| match next.next_if(|&(_, &r)| r == i) {
-            Some((k, _)) => self.start[k + 1] - self.start[k],
-            None => 0,
-        });
-        NeighbourList {
-            start: offsets(lengths),
-            index: self.index,
+    pub fn spread(&self, rows: &[u32], n: usize) -> NeighbourList {
+        let mut row_of = vec![u32::MAX; n];
+        for (k, &r) in rows.iter().enumerate() {
+            row_of[r as usize] = k as u32;
         }
+        Self::gather(n, |i| match row_of[i] {
+            u32::MAX => &[],
+            k => self.of(k as usize),
+        })
     }
 
     /// Replaces the lists of some particles (`replaced`, sorted by particle, each with its new
     /// list) and appends entries to others (`added`, same form), keeping all other lists.
-    pub fn patched(
-        &self,
-        replaced: &[(u32, Vec<u32>)],
-        added: &[(u32, Vec<u32>)],
-    ) -> NeighbourList {
-        let mut start = Vec::with_capacity(self.start.len());
-        start.push(0u32);
-        let extra: usize = replaced.iter().chain(added).map(|(_, l)| l.len()).sum();
-        let mut index = Vec::with_capacity(self.index.len() + extra);
-        let (mut r, mut a) = (replaced.iter().peekable(), added.iter().peekable());
-        for i in 0..self.len() as u32 {
-            if r.peek().is_some_and(|(k, _)| *k == i) {
-                index.extend_from_slice(&r.next().unwrap().1);
-            } else {
-                index.extend_from_slice(self.of(i as usize));
-            }
-            if a.peek().is_some_and(|(k, _)| *k == i) {
-                index.extend_from_slice(&a.next().unwrap().1);
-            }
-            start.push(index.len() as u32);
-        }
-        NeighbourList { start, index }
+    pub fn patch(&mut self, replaced: &[(u32, Vec<u32>)], added: &[(u32, Vec<u32>)]) {
+        self.rows.patch(replaced, added);
     }
 
     #[inline(always)]
     pub fn of(&self, i: usize) -> &[u32] {
-        &self.index[self.start[i] as usize..self.start[i + 1] as usize]
+        self.rows.of(i)
     }
 
     pub fn len(&self) -> usize {
-        self.start.len().saturating_sub(1)
+        self.rows.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.rows.is_empty()
     }
 
     pub fn pair_count(&self) -> u64 {
-        self.index.len() as u64
+        self.rows.item_count() as u64
     }
 
     /// The sub-lists of pairs closer than `radius` (positions as given).
     pub fn filtered(&self, space: &Space, a: &[Vec3], b: &[Vec3], radius: f32) -> NeighbourList {
         let r2 = radius * radius;
-        let close = |i: usize, j: u32| space.delta(b[j as usize], a[i]).length_squared() < r2;
-        let counts: Vec<u32> = (0..self.len())
-            .into_par_iter()
-            .map(|i| self.of(i).iter().filter(|&&j| close(i, j)).count() as u32)
-            .collect();
-        let index: Vec<u32> = (0..self.len())
-            .into_par_iter()
-            .flat_map_iter(|i| self.of(i).iter().copied().filter(move |&j| close(i, j)))
-            .collect();
         NeighbourList {
-            start: offsets(counts.into_iter()),
-            index,
+            rows: gather_rows(self.len(), |i| {
+                self.of(i)
+                    .iter()
+                    .copied()
+                    .filter(move |&j| space.delta(b[j as usize], a[i]).length_squared() < r2)
+            }),
         }
     }
 }
