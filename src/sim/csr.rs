@@ -63,6 +63,54 @@ impl<T> Rows<T> {
     }
 }
 
+impl<T: Copy + Send + Sync> Rows<T> {
+    /// Reorders every row so the items `pick` maps to `Some` come first (in their order, the
+    /// rest after them in theirs), and gathers the picked values into rows of their own:
+    /// row i of the result lines up with the first items of row i here. `pick` is called
+    /// once per item.
+    pub fn pick_first<U: Send>(&mut self, pick: impl Fn(usize, T) -> Option<U> + Sync) -> Rows<U> {
+        let chunks = self
+            .chunks
+            .par_iter_mut()
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut start = Vec::with_capacity(chunk.start.len());
+                start.push(0u32);
+                let mut picked = Vec::new();
+                let mut rest = Vec::new();
+                for k in 0..chunk.start.len() - 1 {
+                    let row =
+                        &mut chunk.items[chunk.start[k] as usize..chunk.start[k + 1] as usize];
+                    let mut front = 0;
+                    rest.clear();
+                    for at in 0..row.len() {
+                        let item = row[at];
+                        match pick(c * ROWS_PER_CHUNK + k, item) {
+                            Some(value) => {
+                                row[front] = item;
+                                front += 1;
+                                picked.push(value);
+                            }
+                            None => rest.push(item),
+                        }
+                    }
+                    row[front..].copy_from_slice(&rest);
+                    start.push(picked.len() as u32);
+                }
+                picked.shrink_to_fit();
+                Chunk {
+                    start,
+                    items: picked,
+                }
+            })
+            .collect();
+        Rows {
+            chunks,
+            len: self.len,
+        }
+    }
+}
+
 /// The edits (ascending by row) of the rows in chunk `c`.
 fn in_chunk<E>(edits: &[(u32, E)], c: usize) -> &[(u32, E)] {
     let first = edits.partition_point(|(i, _)| (*i as usize) < c * ROWS_PER_CHUNK);
@@ -184,5 +232,24 @@ mod tests {
         assert_eq!(rows.len(), n);
         // The chunk without edits was left where it was, not copied.
         assert_eq!(rows.chunks[2].items.as_ptr(), untouched_chunk);
+    }
+
+    #[test]
+    fn picked_items_come_first_and_their_values_line_up() {
+        let n = ROWS_PER_CHUNK + 3;
+        let original =
+            |i: usize| -> Vec<u32> { (0..(i % 7) as u32).map(|k| k * 3 + i as u32).collect() };
+        let mut rows = gather_rows(n, |i| original(i).into_iter());
+        // Even items are picked, with a value that names the row and the item.
+        let picked = rows.pick_first(|i, j| (j % 2 == 0).then_some((i, j)));
+        for i in 0..n {
+            let (even, odd): (Vec<u32>, Vec<u32>) =
+                original(i).into_iter().partition(|j| j % 2 == 0);
+            let reordered: Vec<u32> = even.iter().chain(&odd).copied().collect();
+            assert_eq!(rows.of(i), reordered.as_slice(), "row {i}");
+            let values: Vec<(usize, u32)> = even.iter().map(|&j| (i, j)).collect();
+            assert_eq!(picked.of(i), values.as_slice(), "picked row {i}");
+        }
+        assert_eq!(picked.len(), n);
     }
 }

@@ -81,7 +81,7 @@ pub fn substep(
         // the correction's jitter: a resting tank's RMS speed 2.7e-3 → 1.1e-3 m/s. But a
         // cohesive spinning blob then gained 34% of its angular momentum per second (4.6% in
         // this order).)
-        viscosity_implicit::apply(scene, p, liquid, objects, &lists);
+        viscosity_implicit::apply(scene, p, liquid, objects, &mut lists);
     }
     let dt_move = p.dt / p.moves as f32;
     for m in 1..=p.moves {

@@ -132,10 +132,10 @@ fn density_correction_reaches_tolerance() {
 fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
     let (scene, p, mut liquid) = setup(6);
     let objects = ObjectParticles::default();
-    let lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
+    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let v_star = liquid.velocity.clone();
 
-    let cold_iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &lists);
+    let cold_iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists);
     let cold = liquid.velocity.clone();
     assert!(
         cold_iterations > 2,
@@ -147,7 +147,7 @@ fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
     // the solution, so CG has (almost) nothing left to do, and it must arrive at the same
     // velocities (to the solver's tolerance) rather than tighten its target.
     liquid.velocity = v_star.clone();
-    let warm_iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &lists);
+    let warm_iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists);
     assert!(
         warm_iterations <= 1,
         "warm start took {warm_iterations} iterations (cold: {cold_iterations})"

@@ -41,7 +41,7 @@ use super::cg;
 use super::csr::{gather_rows, Rows};
 use super::kernels::VISCOSITY_SUPPORT_RADII;
 use super::neighbourhoods::Neighbourhoods;
-use super::neighbours::Space;
+use super::neighbours::{NeighbourList, Space};
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
@@ -119,11 +119,18 @@ fn lattice_factor(kernel: &CubicSpline, radius: f32) -> f32 {
 /// taken from the positions again rather than stored (a stored vector per pair tripled the
 /// couplings' memory); x_ji = −x_ij and k_ji = k_ij bitwise, so each pair term is exactly
 /// antisymmetric.
+///
+/// The coupled neighbours are not listed again either: the near lists are reordered so each
+/// particle's coupled neighbours come first, and `strength` holds only their k_ij, lined up
+/// with them. Storing (j, k_ij) per pair made the couplings the largest array of the solve,
+/// and the honey drop's memory peak.
 struct Couplings<'a> {
     positions: &'a [Vec3],
     space: Space,
-    /// Liquid neighbour j and k_ij, per liquid particle i.
-    pairs: Rows<(u32, f32)>,
+    /// The near lists, each particle's coupled neighbours first.
+    near: &'a NeighbourList,
+    /// k_ij of particle i's first `strength.of(i).len()` near neighbours.
+    strength: Rows<f32>,
     /// Couplings to obstacle particles (no-slip walls), with the obstacle's velocity: the same
     /// operator with the wall's velocity held fixed, scaled by the solid's friction so an
     /// artist's "how much it sticks" also sets how strongly the wall drags viscous liquid.
@@ -138,21 +145,20 @@ impl<'a> Couplings<'a> {
         mu: &[f32],
         liquid: &'a LiquidParticles,
         objects: &ObjectParticles,
-        lists: &Neighbourhoods,
+        lists: &'a mut Neighbourhoods,
     ) -> Self {
         let kernel = CubicSpline::new(VISCOSITY_SUPPORT_RADII * p.radius);
         let volume = (2.0 * p.radius).powi(3);
         let scale = LAPLACIAN_FACTOR * volume * volume * p.dt / lattice_factor(&kernel, p.radius);
         let x = &liquid.position;
-        let pairs = gather_rows(liquid.len(), |i| {
-            let mi = mu[liquid.material[i] as usize];
-            lists.near.list.of(i).iter().filter_map(move |&j| {
-                let d = p.space.delta(x[i], x[j as usize]);
-                let w = kernel.laplacian_weight(d.length_squared());
-                let mu_ij = 0.5 * (mi + mu[liquid.material[j as usize] as usize]);
-                (w > 0.0 && mu_ij > 0.0).then_some((j, scale * mu_ij * w))
-            })
+        let strength = lists.near.list.pick_first(|i, j| {
+            let d = p.space.delta(x[i], x[j as usize]);
+            let w = kernel.laplacian_weight(d.length_squared());
+            let mu_ij =
+                0.5 * (mu[liquid.material[i] as usize] + mu[liquid.material[j as usize] as usize]);
+            (w > 0.0 && mu_ij > 0.0).then_some(scale * mu_ij * w)
         });
+        let lists: &'a Neighbourhoods = lists;
         let walls = gather_rows(liquid.len(), |i| {
             let mi = mu[liquid.material[i] as usize];
             lists.objects.of(i).iter().filter_map(move |&k| {
@@ -167,7 +173,8 @@ impl<'a> Couplings<'a> {
         Couplings {
             positions: x,
             space: p.space,
-            pairs,
+            near: &lists.near.list,
+            strength,
             walls,
         }
     }
@@ -191,12 +198,22 @@ impl<'a> Couplings<'a> {
             .fold(Vec3::ZERO, |s, (e, _)| s + *e * e.dot(vi))
     }
 
+    /// Particle i's coupled neighbours and their k_ij.
+    #[inline(always)]
+    fn pairs(&self, i: usize) -> impl Iterator<Item = (u32, f32)> + '_ {
+        let strength = self.strength.of(i);
+        self.near.of(i)[..strength.len()]
+            .iter()
+            .copied()
+            .zip(strength.iter().copied())
+    }
+
     /// Σ_j k_ij x_ij (x_ij·(v_i − v_j)): the (momentum-conserving) viscous impulse on i, negated.
     #[inline(always)]
     fn pair_sum(&self, i: usize, v: &[Vec3]) -> Vec3 {
         let xi = self.positions[i];
         let mut s = Vec3::ZERO;
-        for &(j, k) in self.pairs.of(i) {
+        for (j, k) in self.pairs(i) {
             let j = j as usize;
             let d = self.space.delta(xi, self.positions[j]);
             s += d * (k * d.dot(v[i] - v[j]));
@@ -210,7 +227,7 @@ impl<'a> Couplings<'a> {
             .map(|i| {
                 let mut d = Mat3::from_diagonal(Vec3::splat(mass[i]));
                 let xi = self.positions[i];
-                for &(j, k) in self.pairs.of(i) {
+                for (j, k) in self.pairs(i) {
                     let x = self.space.delta(xi, self.positions[j as usize]);
                     d += Mat3::from_cols(x * (k * x.x), x * (k * x.y), x * (k * x.z));
                 }
@@ -243,7 +260,7 @@ pub fn apply(
     p: &Params,
     liquid: &mut LiquidParticles,
     objects: &ObjectParticles,
-    lists: &Neighbourhoods,
+    lists: &mut Neighbourhoods,
 ) -> u32 {
     let started = Instant::now();
     let mu: Vec<f32> = scene

@@ -49,6 +49,15 @@ impl NeighbourList {
         self.rows.patch(replaced, added);
     }
 
+    /// Reorders every list so the neighbours `pick` maps to `Some` come first, and returns
+    /// the picked values as rows lined up with them (`csr::Rows::pick_first`).
+    pub fn pick_first<U: Send>(
+        &mut self,
+        pick: impl Fn(usize, u32) -> Option<U> + Sync,
+    ) -> Rows<U> {
+        self.rows.pick_first(pick)
+    }
+
     #[inline(always)]
     pub fn of(&self, i: usize) -> &[u32] {
         self.rows.of(i)
