@@ -163,6 +163,20 @@ where
     I: Iterator<Item = T>,
     F: Fn(usize) -> I + Sync,
 {
+    fill_rows(n, || (), |_, i, items| items.extend(row(i)))
+}
+
+/// Rows `0..n`, row `i` being what `fill(state, i, items)` appends to `items`. Each chunk is
+/// filled in row order by one task with its own `state` from `init()` (a cache the rows of
+/// a chunk share); the result does not depend on the thread count.
+pub fn fill_rows<T, S>(
+    n: usize,
+    init: impl Fn() -> S + Sync,
+    fill: impl Fn(&mut S, usize, &mut Vec<T>) + Sync,
+) -> Rows<T>
+where
+    T: Send,
+{
     let chunks = (0..n.div_ceil(ROWS_PER_CHUNK))
         .into_par_iter()
         .map(|c| {
@@ -170,8 +184,9 @@ where
             let mut start = Vec::with_capacity(rows.len() + 1);
             start.push(0u32);
             let mut items = Vec::new();
+            let mut state = init();
             for i in rows {
-                items.extend(row(i));
+                fill(&mut state, i, &mut items);
                 start.push(items.len() as u32);
             }
             // Growth by doubling leaves up to half unused, and every chunk is kept.

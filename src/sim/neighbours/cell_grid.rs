@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::{NeighbourList, Space};
+use crate::sim::csr::fill_rows;
 
 /// Particles bucketed into cubic cells; only occupied cells are stored.
 pub struct CellGrid {
@@ -55,9 +56,6 @@ impl CellLookup {
     }
 }
 
-/// Cells searched per parallel task when building neighbour lists.
-const CELLS_PER_TASK: usize = 16;
-
 /// Position of cell offset `d` (from the box's origin) in the box's slots: z, then y, then x,
 /// the order cells are sorted in.
 #[inline(always)]
@@ -66,6 +64,7 @@ fn dense_index(d: IVec3, dims: IVec3) -> usize {
 }
 
 /// The occupied cells around one cell (at most 27), as ranges of `order`, in cell order.
+#[derive(Default)]
 struct CellRanges {
     ranges: [(u32, u32); 27],
     len: usize,
@@ -271,14 +270,6 @@ impl CellGrid {
         radius: f32,
         exclude_self: bool,
     ) -> NeighbourList {
-        // Queries that are the grid's own points reuse its cells.
-        let own;
-        let query_grid = if std::ptr::eq(grid_points, queries) {
-            self
-        } else {
-            own = CellGrid::build(queries, self.cell_size.min_element(), self.space);
-            &own
-        };
         let r2 = radius * radius;
         // The grid points in cell order: each cell's candidates are then read from one
         // contiguous run instead of gathered through `order` at random.
@@ -287,59 +278,34 @@ impl CellGrid {
             .par_iter()
             .map(|&j| grid_points[j as usize])
             .collect();
-        // Work per query cell, so the 27-cell lookups happen once per cell, not per particle.
-        // Each cell yields its queries' neighbour counts and one flat run of indices.
-        // Cells are taken a few at a time: a contact-sized cell holds only a couple of
-        // particles, and one task with its own buffers per cell cost more than the search.
-        // Each task yields its queries' neighbour counts and one flat run of indices, in the
-        // grid's order (the cells' ranges of `order` follow each other).
-        let per_task: Vec<(Vec<u32>, Vec<u32>)> = query_grid
-            .cells
-            .par_chunks(CELLS_PER_TASK)
-            .map(|cells| {
-                let queries_here = cells.iter().map(|c| (c.2 - c.1) as usize).sum();
-                let mut counts = Vec::with_capacity(queries_here);
-                let mut found = Vec::new();
-                for &(key, start, end) in cells {
-                    let ranges = self.around(key);
-                    for s in start..end {
-                        let qi = query_grid.order[s as usize];
-                        let q = queries[qi as usize];
-                        let before = found.len();
-                        for &(a, b) in ranges.iter() {
-                            let (a, b) = (a as usize, b as usize);
-                            for (&x, &j) in in_cell_order[a..b].iter().zip(&self.order[a..b]) {
-                                if self.space.delta(x, q).length_squared() < r2
-                                    && !(exclude_self && j == qi)
-                                {
-                                    found.push(j);
-                                }
-                            }
+        // The lists are filled in query order, straight into their chunks: searching cell by
+        // cell instead yielded runs in the grid's order that then had to be copied into
+        // place, and the runs and the lists held every pair twice, the solver's memory peak.
+        // Consecutive queries mostly share a cell (the liquid is sorted by cell at every
+        // frame's start), so each task keeps the last cell's 27-cell lookup.
+        let rows = fill_rows(
+            queries.len(),
+            || (None, CellRanges::default()),
+            |(last_key, ranges): &mut (Option<IVec3>, CellRanges), qi, found| {
+                let q = queries[qi];
+                let key = self.key(q);
+                if *last_key != Some(key) {
+                    *ranges = self.around(key);
+                    *last_key = Some(key);
+                }
+                for &(a, b) in ranges.iter() {
+                    let (a, b) = (a as usize, b as usize);
+                    for (&x, &j) in in_cell_order[a..b].iter().zip(&self.order[a..b]) {
+                        if self.space.delta(x, q).length_squared() < r2
+                            && !(exclude_self && j as usize == qi)
+                        {
+                            found.push(j);
                         }
-                        counts.push((found.len() - before) as u32);
                     }
                 }
-                // Growth by doubling leaves up to half of each run unused; all runs are held
-                // at once below, so the slack would count twice towards the memory peak.
-                found.shrink_to_fit();
-                (counts, found)
-            })
-            .collect();
-        // Where each query's run lies: the k-th count overall is query order[k]'s.
-        let mut run_of = vec![(0u32, 0u32, 0u32); queries.len()];
-        let mut queries_in_order = query_grid.order.iter();
-        for (task, (counts, _)) in per_task.iter().enumerate() {
-            let mut at = 0u32;
-            // Counts first: zip asks its first iterator first, so none of the queries is lost.
-            for (&c, &qi) in counts.iter().zip(queries_in_order.by_ref()) {
-                run_of[qi as usize] = (task as u32, at, c);
-                at += c;
-            }
-        }
-        NeighbourList::gather(queries.len(), |i| {
-            let (task, at, c) = run_of[i];
-            &per_task[task as usize].1[at as usize..(at + c) as usize]
-        })
+            },
+        );
+        NeighbourList::from_rows(rows)
     }
 }
 

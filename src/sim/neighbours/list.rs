@@ -21,6 +21,10 @@ impl NeighbourList {
         }
     }
 
+    pub fn from_rows(rows: Rows<u32>) -> Self {
+        NeighbourList { rows }
+    }
+
     pub fn from_lists(lists: Vec<Vec<u32>>) -> Self {
         Self::gather(lists.len(), |i| &lists[i])
     }
