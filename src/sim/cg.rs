@@ -54,16 +54,22 @@ pub fn solve(
     if r0 <= floor {
         return CgOutcome::default();
     }
-    let precondition = |r: &[Vec3], z: &mut [Vec3]| {
-        z.par_iter_mut()
-            .zip(r.par_iter())
-            .zip(inverse_diagonal.par_iter())
-            .for_each(|((z, r), m)| *z = *m * *r);
+    // z = M⁻¹ r is never stored: it is formed where it is used (the r·z product and the
+    // new direction), which keeps one vector fewer alive through the solve.
+    let r_dot_z = |r: &[Vec3]| -> f64 {
+        let partial: Vec<f64> = r
+            .par_chunks(CHUNK)
+            .zip(inverse_diagonal.par_chunks(CHUNK))
+            .map(|(r, m)| r.iter().zip(m).map(|(r, m)| r.dot(*m * *r) as f64).sum())
+            .collect();
+        partial.iter().sum()
     };
-    let mut z = vec![Vec3::ZERO; n];
-    precondition(&r, &mut z);
-    let mut d = z.clone();
-    let mut rz = dot(&r, &z);
+    let mut d: Vec<Vec3> = r
+        .par_iter()
+        .zip(inverse_diagonal.par_iter())
+        .map(|(r, m)| *m * *r)
+        .collect();
+    let mut rz = r_dot_z(&r);
     let mut ad = ax; // reuse the buffer
     let mut norm = r0;
     let mut iterations = 0;
@@ -80,13 +86,13 @@ pub fn solve(
         r.par_iter_mut()
             .zip(ad.par_iter())
             .for_each(|(r, a)| *r -= alpha * *a);
-        precondition(&r, &mut z);
-        let rz_next = dot(&r, &z);
+        let rz_next = r_dot_z(&r);
         let beta = (rz_next / rz) as f32;
         rz = rz_next;
         d.par_iter_mut()
-            .zip(z.par_iter())
-            .for_each(|(d, z)| *d = *z + beta * *d);
+            .zip(r.par_iter())
+            .zip(inverse_diagonal.par_iter())
+            .for_each(|((d, r), m)| *d = *m * *r + beta * *d);
         norm = dot(&r, &r).sqrt();
         iterations += 1;
     }

@@ -72,8 +72,10 @@ pub fn substep(
     stats.neighbour_pairs += 2 * lists.near.list.pair_count() + lists.objects.pair_count();
 
     // Moves: the substep's impulse, then M translations with contacts resolved after each.
-    let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
     moves::accelerate(liquid, &acceleration, p.dt);
+    // Nothing per particle that the viscosity solve does not need is held across it: the
+    // solve is the substep's memory peak.
+    drop(acceleration);
     if model == ViscosityModel::Implicit {
         // Viscosity acts on the velocities the substep's forces produced (backward Euler), so
         // forces and viscosity are integrated together.
@@ -83,6 +85,7 @@ pub fn substep(
         // this order).)
         viscosity_implicit::apply(scene, p, liquid, objects, &mut lists);
     }
+    let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
     let dt_move = p.dt / p.moves as f32;
     for m in 1..=p.moves {
         if objects.any_moving() {

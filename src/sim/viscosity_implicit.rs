@@ -272,6 +272,7 @@ pub fn apply(
     if liquid.is_empty() || mu.iter().all(|&m| m <= 0.0) {
         return 0;
     }
+    let previous_change = std::mem::take(&mut liquid.viscous_change);
     let couplings = Couplings::build(p, &mu, liquid, objects, lists);
     let mass: Vec<f32> = liquid
         .material
@@ -289,7 +290,7 @@ pub fn apply(
             *o = mass[i] * v[i] + couplings.pair_sum(i, v) + couplings.wall_drag(i, v[i])
         });
     };
-    let (mut v, cold_residual) = warm_guess(&operator, &b, v_star, &liquid.viscous_change);
+    let (mut v, cold_residual) = warm_guess(&operator, &b, v_star, previous_change);
     let outcome = cg::solve(
         operator,
         &couplings.inverse_diagonal(&mass),
@@ -307,7 +308,8 @@ pub fn apply(
     // The next guess is CG's own solution, not the conservative update: that one differs from
     // it by M⁻¹ times the residual, which the stiff operator amplifies back into a residual
     // far above the tolerance.
-    liquid.viscous_change = v.par_iter().zip(v_star).map(|(v, s)| *v - *s).collect();
+    v.par_iter_mut().zip(v_star).for_each(|(v, s)| *v -= *s);
+    liquid.viscous_change = v;
     liquid.velocity = updated;
     SOLVE_NANOS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
     SOLVE_ITERATIONS.fetch_add(outcome.iterations as u64, Ordering::Relaxed);
@@ -321,20 +323,21 @@ fn warm_guess(
     operator: &impl Fn(&[Vec3], &mut [Vec3]),
     b: &[Vec3],
     v_star: &[Vec3],
-    previous_change: &[Vec3],
+    previous_change: Vec<Vec3>,
 ) -> (Vec<Vec3>, Option<f64>) {
     if previous_change.len() != v_star.len() {
         return (v_star.to_vec(), None);
     }
-    let mut a_v_star = vec![Vec3::ZERO; v_star.len()];
-    operator(v_star, &mut a_v_star);
-    let cold: Vec<Vec3> = b.par_iter().zip(&a_v_star).map(|(b, a)| *b - *a).collect();
-    let guess = v_star
-        .par_iter()
-        .zip(previous_change)
-        .map(|(v, dv)| *v + *dv)
-        .collect();
-    (guess, Some(cg::dot(&cold, &cold).sqrt()))
+    // The residual at v*, formed in place of A v*.
+    let mut cold = vec![Vec3::ZERO; v_star.len()];
+    operator(v_star, &mut cold);
+    cold.par_iter_mut().zip(b).for_each(|(a, b)| *a = *b - *a);
+    let cold_norm = cg::dot(&cold, &cold).sqrt();
+    drop(cold);
+    // The guess takes the previous change's place.
+    let mut guess = previous_change;
+    guess.par_iter_mut().zip(v_star).for_each(|(dv, v)| *dv += *v);
+    (guess, Some(cold_norm))
 }
 
 #[cfg(test)]
