@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -27,8 +27,9 @@ const PATCH_LIMIT: f32 = 0.1;
 pub struct LiquidPairs {
     pub list: NeighbourList,
     reach: f32,
-    /// Positions at the last full build: their mean displacement is the reference motion.
-    built_at: Vec<Vec3>,
+    /// Mean position at the last full build: the mean's displacement since is the reference
+    /// motion. (The positions themselves were kept for it, 12 bytes per particle.)
+    built_mean: DVec3,
     /// Each particle's position minus the reference motion when its neighbours were found.
     anchor: Vec<Vec3>,
 }
@@ -39,7 +40,7 @@ impl LiquidPairs {
             list: CellGrid::build(liquid, reach, space)
                 .neighbour_lists(liquid, liquid, reach, true),
             reach,
-            built_at: liquid.to_vec(),
+            built_mean: mean(liquid),
             anchor: liquid.to_vec(),
         }
     }
@@ -48,7 +49,7 @@ impl LiquidPairs {
         LiquidPairs {
             list,
             reach,
-            built_at: liquid.to_vec(),
+            built_mean: mean(liquid),
             anchor: liquid.to_vec(),
         }
     }
@@ -58,13 +59,7 @@ impl LiquidPairs {
         if n == 0 {
             return;
         }
-        let shift = self
-            .built_at
-            .iter()
-            .zip(liquid)
-            .map(|(a, b)| *b - *a)
-            .sum::<Vec3>()
-            / n as f32;
+        let shift = (mean(liquid) - self.built_mean).as_vec3();
         let movers: Vec<u32> = (0..n as u32)
             .into_par_iter()
             .filter(|&i| {
@@ -296,6 +291,11 @@ impl Neighbourhoods {
 /// interactions plus the skin.
 pub fn object_grid(p: &Params, objects: &[Vec3]) -> CellGrid {
     CellGrid::build(objects, p.object_reach + p.skin, p.space)
+}
+
+/// Mean of the positions, summed in f64 in order.
+fn mean(x: &[Vec3]) -> DVec3 {
+    x.iter().map(|p| p.as_dvec3()).sum::<DVec3>() / x.len().max(1) as f64
 }
 
 fn max_displacement(before: &[Vec3], after: &[Vec3]) -> f32 {

@@ -221,7 +221,7 @@ impl<'a> Couplings<'a> {
         s
     }
 
-    fn inverse_diagonal(&self, mass: &[f32]) -> Vec<Mat3> {
+    fn inverse_diagonal(&self, mass: &[f32]) -> Vec<cg::Symmetric3> {
         (0..mass.len())
             .into_par_iter()
             .map(|i| {
@@ -234,7 +234,7 @@ impl<'a> Couplings<'a> {
                 for (e, _) in self.walls.of(i) {
                     d += Mat3::from_cols(*e * e.x, *e * e.y, *e * e.z);
                 }
-                d.inverse()
+                cg::Symmetric3::from_mat3(d.inverse())
             })
             .collect()
     }
@@ -336,7 +336,10 @@ fn warm_guess(
     drop(cold);
     // The guess takes the previous change's place.
     let mut guess = previous_change;
-    guess.par_iter_mut().zip(v_star).for_each(|(dv, v)| *dv += *v);
+    guess
+        .par_iter_mut()
+        .zip(v_star)
+        .for_each(|(dv, v)| *dv += *v);
     (guess, Some(cold_norm))
 }
 
