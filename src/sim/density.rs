@@ -43,6 +43,19 @@
 //!   With the obstacle stops kept, the resting tank's RMS speed rose to 6.2e-3 m/s, and the
 //!   honey drop's impact substeps, starting up to 80% compressed where the linearisation
 //!   is poor, made its impact frames 3× slower.
+//! - Replaying each particle's previous correction (its displacement over the passes) before
+//!   the first pass, limited to undoing the substep's own motion (the replay projected on the
+//!   way back to where the particle started, at most that far). Carried within a frame only,
+//!   it saved nothing: each frame's first substep starts cold and sits at the pass cap on a
+//!   tall block. Carried across frames (which a resumed bake would need in the frame files),
+//!   a resting tank took 1–2 passes per frame instead of ~65, a 30k honey block dropped on a
+//!   plate ran 1.75 → 1.35 s/frame and ended its impact within tolerance instead of 1.2–3.5%
+//!   over. Not adopted: a replay holds up what it held up before even when the support has
+//!   gone (nothing measures that it is still needed), so liquid can hang in the air; and the
+//!   resting tank, frozen in the state its first frame's impact left, crept 1.1% in volume
+//!   over the 10 s window (limit 0.5%). Replaying the whole displacement instead made the
+//!   column climb (RMS speed 1.4e-2 m/s), and carrying multipliers instead of displacements,
+//!   with or without a projected give-back, 3.1–3.6e-2.
 
 use glam::Vec3;
 use rayon::prelude::*;

@@ -9,6 +9,12 @@
 //! the particles they came near. Only when movers are many is everything rebuilt. The three
 //! lists are tracked apart because they are needed at different times: `near` for forces and
 //! density, `contact` (much smaller) in every move, `objects` throughout.
+//!
+//! (Cutting the contact lists from the near lists whenever those still hold every contact
+//! pair, instead of searching a grid, was tried and measured: on the honey drop the near
+//! lists held them in only 142 of 350 contact refreshes, the ones that were cheap anyway, and
+//! the contacts' refresh time stayed at 0.40 s over 10 frames. Refreshing the near lists
+//! first whenever they did not hold them made it 7% slower overall.)
 
 use std::sync::Arc;
 
