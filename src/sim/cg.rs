@@ -58,10 +58,15 @@ pub struct CgOutcome {
 
 /// Σ a_i·b_i, summed in f64 in a fixed order.
 pub fn dot(a: &[Vec3], b: &[Vec3]) -> f64 {
+    sum_of_terms(a, b, |u, v| u.dot(*v))
+}
+
+/// Σ term(a_i, b_i), each chunk of `CHUNK` summed in order in f64, then the chunks in order.
+fn sum_of_terms<B: Sync>(a: &[Vec3], b: &[B], term: impl Fn(Vec3, &B) -> f32 + Sync) -> f64 {
     let partial: Vec<f64> = a
         .par_chunks(CHUNK)
         .zip(b.par_chunks(CHUNK))
-        .map(|(x, y)| x.iter().zip(y).map(|(u, v)| u.dot(*v) as f64).sum())
+        .map(|(x, y)| x.iter().zip(y).map(|(u, v)| term(*u, v) as f64).sum())
         .collect();
     partial.iter().sum()
 }
@@ -94,14 +99,7 @@ pub fn solve(
     }
     // z = M⁻¹ r is never stored: it is formed where it is used (the r·z product and the
     // new direction), which keeps one vector fewer alive through the solve.
-    let r_dot_z = |r: &[Vec3]| -> f64 {
-        let partial: Vec<f64> = r
-            .par_chunks(CHUNK)
-            .zip(inverse_diagonal.par_chunks(CHUNK))
-            .map(|(r, m)| r.iter().zip(m).map(|(r, m)| r.dot(*m * *r) as f64).sum())
-            .collect();
-        partial.iter().sum()
-    };
+    let r_dot_z = |r: &[Vec3]| sum_of_terms(r, inverse_diagonal, |r, m| r.dot(*m * r));
     let mut d: Vec<Vec3> = r
         .par_iter()
         .zip(inverse_diagonal.par_iter())

@@ -33,7 +33,6 @@ impl<T> Default for Rows<T> {
 }
 
 #[derive(Clone, Debug)]
-
 struct Chunk<T> {
     /// Row k of the chunk is `items[start[k]..start[k + 1]]`.
     start: Vec<u32>,
@@ -61,6 +60,13 @@ impl<T> Rows<T> {
     pub fn item_count(&self) -> usize {
         self.chunks.iter().map(|c| c.items.len()).sum()
     }
+}
+
+/// The edits (ascending by row) of the rows in chunk `c`.
+fn in_chunk<E>(edits: &[(u32, E)], c: usize) -> &[(u32, E)] {
+    let first = edits.partition_point(|(i, _)| (*i as usize) < c * ROWS_PER_CHUNK);
+    let end = edits.partition_point(|(i, _)| (*i as usize) < (c + 1) * ROWS_PER_CHUNK);
+    &edits[first..end]
 }
 
 impl<T: Copy + Send + Sync> Rows<T> {
@@ -109,19 +115,10 @@ impl<T: Copy + Send + Sync> Rows<T> {
             len: self.len,
         }
     }
-}
 
-/// The edits (ascending by row) of the rows in chunk `c`.
-fn in_chunk<E>(edits: &[(u32, E)], c: usize) -> &[(u32, E)] {
-    let first = edits.partition_point(|(i, _)| (*i as usize) < c * ROWS_PER_CHUNK);
-    let end = edits.partition_point(|(i, _)| (*i as usize) < (c + 1) * ROWS_PER_CHUNK);
-    &edits[first..end]
-}
-
-impl<T: Copy + Send + Sync> Rows<T> {
     /// Replaces some rows (`replaced`, ascending by row, each with its new items) and appends
     /// items to others (`added`, same form). Only the chunks holding one of those rows are
-    /// rebuilt, each on its own, so the edit never holds more than a chunk twice.
+    /// rebuilt, each on its own, so the edit holds at most a chunk per thread twice.
     pub fn patch(&mut self, replaced: &[(u32, Vec<T>)], added: &[(u32, Vec<T>)]) {
         self.chunks
             .par_iter_mut()
