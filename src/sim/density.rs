@@ -62,6 +62,7 @@ use rayon::prelude::*;
 
 use super::moves;
 use super::neighbourhoods::Neighbourhoods;
+use super::neighbours::{each_neighbour, Row};
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
@@ -92,8 +93,8 @@ fn measure(
         .map(|i| {
             let xi = liquid.position[i];
             // Weights and slopes from squared distances: no square roots in the hot loop.
-            let accumulate = |others: &[Vec3], near: &[u32]| {
-                near.iter().fold((0.0f32, 0.0f32), |(rho, slope2), &j| {
+            let accumulate = |others: &[Vec3], near: Row| {
+                near.into_iter().fold((0.0f32, 0.0f32), |(rho, slope2), j| {
                     let d2 = p.space.delta(others[j as usize], xi).length_squared();
                     let g = w.slope_over_distance_sq(d2);
                     (rho + w.weight_sq(d2), slope2 + g * g * d2)
@@ -172,7 +173,7 @@ pub fn pass(
         .map(|i| {
             let xi = positions[i];
             let mut dx = Vec3::ZERO;
-            for &j in lists.near.list.of(i) {
+            each_neighbour!(j in lists.near.list.of(i) => {
                 let j = j as usize;
                 let s = step[i] + step[j];
                 if s == 0.0 {
@@ -180,7 +181,7 @@ pub fn pass(
                 }
                 let d = p.space.delta(xi, positions[j]);
                 dx += d * (s * w.slope_over_distance_sq(d.length_squared()));
-            }
+            });
             dx.clamp_length_max(limit)
         })
         .collect();

@@ -5,6 +5,7 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::neighbourhoods::Neighbourhoods;
+use super::neighbours::each_neighbour;
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
@@ -26,7 +27,7 @@ pub fn gravity_and_adhesion(
             let xi = liquid.position[i];
             let mi = liquid.material[i] as usize;
             let mut a = p.gravity;
-            for &j in lists.near.list.of(i) {
+            each_neighbour!(j in lists.near.list.of(i) => {
                 let j = j as usize;
                 let d = p.space.delta(liquid.position[j], xi);
                 let dist = d.length();
@@ -37,8 +38,8 @@ pub fn gravity_and_adhesion(
                 if f != 0.0 && dist > 0.0 {
                     a += d * (f / dist);
                 }
-            }
-            for &k in lists.objects.of(i) {
+            });
+            each_neighbour!(k in lists.objects.of(i) => {
                 let k = k as usize;
                 let d = p.space.delta(objects.position[k], xi);
                 let dist = d.length();
@@ -48,7 +49,7 @@ pub fn gravity_and_adhesion(
                 if f != 0.0 && dist > 0.0 {
                     a += d * (f / dist);
                 }
-            }
+            });
             a
         })
         .collect()

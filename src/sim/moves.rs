@@ -5,6 +5,7 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::neighbourhoods::Neighbourhoods;
+use super::neighbours::{each_neighbour, Row};
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
@@ -71,7 +72,7 @@ pub fn apply_friction(
         .enumerate()
         .for_each(|(i, v)| {
             let mut strongest: Option<(f32, usize)> = None;
-            for &k in lists.objects.of(i) {
+            each_neighbour!(k in lists.objects.of(i) => {
                 let k = k as usize;
                 if p.space
                     .delta(objects.position[k], positions[i])
@@ -83,7 +84,7 @@ pub fn apply_friction(
                         strongest = Some((f, k));
                     }
                 }
-            }
+            });
             if let Some((f, k)) = strongest {
                 let keep = (1.0 - f).max(0.0).powf(30.0 * dt);
                 let vo = objects.velocity[k];
@@ -111,13 +112,13 @@ pub fn prevent_interpenetration(
         .map(|i| {
             let xi = positions[i];
             let mut dx = Vec3::ZERO;
-            for &j in lists.contact.list.of(i) {
+            each_neighbour!(j in lists.contact.list.of(i) => {
                 let d = p.space.delta(xi, positions[j as usize]);
                 let dist = d.length();
                 if dist < p.liquid_contact && dist > 0.0 {
                     dx += d * (0.5 * (p.liquid_contact - dist) / dist);
                 }
-            }
+            });
             dx.clamp_length_max(0.5 * p.radius)
         })
         .collect();
@@ -163,9 +164,9 @@ pub fn stop_at_obstacles(
 }
 
 /// Velocity of the obstacle particle nearest to `x`.
-fn nearest_velocity(p: &Params, x: Vec3, objects: &ObjectParticles, near: &[u32]) -> Vec3 {
-    near.iter()
-        .map(|&k| k as usize)
+fn nearest_velocity(p: &Params, x: Vec3, objects: &ObjectParticles, near: Row) -> Vec3 {
+    near.into_iter()
+        .map(|k| k as usize)
         .min_by(|&a, &b| {
             let da = p.space.delta(x, objects.position[a]).length_squared();
             let db = p.space.delta(x, objects.position[b]).length_squared();
@@ -177,12 +178,12 @@ fn nearest_velocity(p: &Params, x: Vec3, objects: &ObjectParticles, near: &[u32]
 /// The push out of the obstacle particles within contact. Several particles of one wall touch at once; summing their
 /// pushes would throw the liquid off, so the push goes along their depth-weighted mean
 /// direction by the deepest overlap.
-fn obstacle_push(p: &Params, xi: Vec3, objects: &ObjectParticles, near: &[u32]) -> Vec3 {
+fn obstacle_push(p: &Params, xi: Vec3, objects: &ObjectParticles, near: Row) -> Vec3 {
     let mut direction = Vec3::ZERO;
     let mut deepest = 0.0f32;
     let mut in_front = false;
     let mut deepest_behind: Option<(f32, Vec3)> = None;
-    for &k in near {
+    each_neighbour!(k in near => {
         let k = k as usize;
         let d = p.space.delta(xi, objects.position[k]);
         let dist = d.length();
@@ -203,7 +204,7 @@ fn obstacle_push(p: &Params, xi: Vec3, objects: &ObjectParticles, near: &[u32]) 
         let away = if dist > 0.0 { d / dist } else { n };
         direction += away * depth;
         deepest = deepest.max(depth);
-    }
+    });
     match (in_front, deepest_behind) {
         (false, Some((needed, n))) => n * needed,
         _ => direction.normalize_or_zero() * deepest,

@@ -96,7 +96,7 @@ impl LiquidPairs {
         let mut incoming: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
         for (m, near) in &replaced {
             for &j in near {
-                if movers.binary_search(&j).is_err() && !self.list.of(j as usize).contains(m) {
+                if movers.binary_search(&j).is_err() && !self.list.of(j as usize).contains(*m) {
                     incoming.entry(j).or_default().push(*m);
                 }
             }

@@ -192,7 +192,7 @@ fn object_lists_stay_exact_as_liquid_falls_onto_an_obstacle() {
                 if x.distance(*o) <= p.object_reach {
                     met += 1;
                     assert!(
-                        lists.objects.of(i).contains(&(k as u32)),
+                        lists.objects.of(i).contains(k as u32),
                         "liquid {i} at {x} misses object {k} at {o}"
                     );
                 }
@@ -231,13 +231,13 @@ fn liquid_lists_stay_exact_as_a_few_particles_or_many_move() {
                 let d = x[i].distance(x[j]);
                 if d <= p.force_reach {
                     assert!(
-                        lists.near.list.of(i).contains(&(j as u32)),
+                        lists.near.list.of(i).contains(j as u32),
                         "round {round}: near {i} misses {j} at {d}"
                     );
                 }
                 if d <= p.liquid_contact {
                     assert!(
-                        lists.contact.list.of(i).contains(&(j as u32)),
+                        lists.contact.list.of(i).contains(j as u32),
                         "round {round}: contact {i} misses {j} at {d}"
                     );
                 }

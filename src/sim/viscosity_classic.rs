@@ -15,6 +15,7 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::neighbourhoods::Neighbourhoods;
+use super::neighbours::each_neighbour;
 use super::params::Params;
 use super::LiquidParticles;
 
@@ -29,8 +30,8 @@ pub fn exchange(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) ->
                 .near
                 .list
                 .of(i)
-                .iter()
-                .map(|&j| {
+                .into_iter()
+                .map(|j| {
                     p.viscosity_kernel.weight(
                         p.space
                             .delta(liquid.position[j as usize], xi)
@@ -52,7 +53,7 @@ pub fn exchange(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) ->
                 0.0
             };
             let mut dp = Vec3::ZERO;
-            for &j in lists.near.list.of(i) {
+            each_neighbour!(j in lists.near.list.of(i) => {
                 let j = j as usize;
                 let k = p
                     .viscosity_kernel
@@ -66,7 +67,7 @@ pub fn exchange(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) ->
                 let c = rate * k * p.dt * 0.5 * (inv_si + inv_sj);
                 let pj = liquid.velocity[j] * p.liquid_mass[mj];
                 dp -= c * (pi - pj);
-            }
+            });
             dp / p.liquid_mass[mi]
         })
         .collect()

@@ -41,7 +41,7 @@ use super::cg;
 use super::csr::{gather_rows, Rows};
 use super::kernels::VISCOSITY_SUPPORT_RADII;
 use super::neighbourhoods::Neighbourhoods;
-use super::neighbours::{NeighbourList, Space};
+use super::neighbours::{NeighbourList, Row, Space};
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
@@ -183,7 +183,7 @@ impl<'a> Couplings<'a> {
         let lists: &'a Neighbourhoods = lists;
         let walls = gather_rows(liquid.len(), |i| {
             let mi = mu[liquid.material[i] as usize];
-            lists.objects.of(i).iter().filter_map(move |&k| {
+            lists.objects.of(i).into_iter().filter_map(move |k| {
                 let k = k as usize;
                 let d = p.space.delta(x[i], objects.position[k]);
                 let w = kernel.laplacian_weight(d.length_squared());
@@ -220,14 +220,20 @@ impl<'a> Couplings<'a> {
             .fold(Vec3::ZERO, |s, (e, _)| s + *e * e.dot(vi))
     }
 
-    /// Particle i's coupled neighbours and their k_ij.
+    /// Calls `f(j, k_ij)` for particle i's coupled neighbours j (one loop per index width).
     #[inline(always)]
-    fn pairs(&self, i: usize) -> impl Iterator<Item = (u32, f32)> + '_ {
+    fn for_each_pair(&self, i: usize, mut f: impl FnMut(usize, f32)) {
         let strength = self.strength.of(i);
-        self.near.of(i)[..strength.len()]
-            .iter()
-            .copied()
-            .zip(strength.iter().map(|k| k.get()))
+        match self.near.of(i).head(strength.len()) {
+            Row::Narrow(js) => js
+                .iter()
+                .zip(strength)
+                .for_each(|(&j, k)| f(j as usize, k.get())),
+            Row::Wide(js) => js
+                .iter()
+                .zip(strength)
+                .for_each(|(&j, k)| f(j as usize, k.get())),
+        }
     }
 
     /// Σ_j k_ij x_ij (x_ij·(v_i − v_j)): the (momentum-conserving) viscous impulse on i, negated.
@@ -235,11 +241,10 @@ impl<'a> Couplings<'a> {
     fn pair_sum(&self, i: usize, v: &[Vec3]) -> Vec3 {
         let xi = self.positions[i];
         let mut s = Vec3::ZERO;
-        for (j, k) in self.pairs(i) {
-            let j = j as usize;
+        self.for_each_pair(i, |j, k| {
             let d = self.space.delta(xi, self.positions[j]);
             s += d * (k * d.dot(v[i] - v[j]));
-        }
+        });
         s
     }
 
@@ -249,10 +254,10 @@ impl<'a> Couplings<'a> {
             .map(|i| {
                 let mut d = Mat3::from_diagonal(Vec3::splat(mass[i]));
                 let xi = self.positions[i];
-                for (j, k) in self.pairs(i) {
-                    let x = self.space.delta(xi, self.positions[j as usize]);
+                self.for_each_pair(i, |j, k| {
+                    let x = self.space.delta(xi, self.positions[j]);
                     d += Mat3::from_cols(x * (k * x.x), x * (k * x.y), x * (k * x.z));
-                }
+                });
                 for (e, _) in self.walls.of(i) {
                     d += Mat3::from_cols(*e * e.x, *e * e.y, *e * e.z);
                 }

@@ -6,7 +6,6 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::{NeighbourList, Space};
-use crate::sim::csr::fill_rows;
 
 /// Particles bucketed into cubic cells; only occupied cells are stored.
 pub struct CellGrid {
@@ -283,8 +282,9 @@ impl CellGrid {
         // place, and the runs and the lists held every pair twice, the solver's memory peak.
         // Consecutive queries mostly share a cell (the liquid is sorted by cell at every
         // frame's start), so each task keeps the last cell's 27-cell lookup.
-        let rows = fill_rows(
+        NeighbourList::fill(
             queries.len(),
+            grid_points.len(),
             || (None, CellRanges::default()),
             |(last_key, ranges): &mut (Option<IVec3>, CellRanges), qi, found| {
                 let q = queries[qi];
@@ -304,8 +304,7 @@ impl CellGrid {
                     }
                 }
             },
-        );
-        NeighbourList::from_rows(rows)
+        )
     }
 }
 

@@ -11,5 +11,6 @@ mod list;
 mod space;
 
 pub use cell_grid::CellGrid;
-pub use list::NeighbourList;
+pub(crate) use list::each_neighbour;
+pub use list::{NeighbourList, Row};
 pub use space::Space;
