@@ -80,20 +80,21 @@ fn sum_of_terms<B: Sync>(a: &[Vec3], b: &[B], term: impl Fn(Vec3, &B) -> f32 + S
 pub fn solve(
     apply: impl Fn(&[Vec3], &mut [Vec3]),
     inverse_diagonal: &[Symmetric3],
-    b: &[Vec3],
+    b: Vec<Vec3>,
     x: &mut [Vec3],
     tolerance: f32,
     scale: Option<f64>,
     max_iterations: u32,
 ) -> CgOutcome {
-    let n = b.len();
-    let mut ax = vec![Vec3::ZERO; n];
+    // Below this the residual is f32 noise: iterating further cannot improve x.
+    let floor = 1e-6 * dot(&b, &b).sqrt();
+    let mut ax = vec![Vec3::ZERO; b.len()];
     apply(x, &mut ax);
-    let mut r: Vec<Vec3> = b.par_iter().zip(&ax).map(|(b, a)| *b - *a).collect();
+    // The residual takes b's place (b is not needed again).
+    let mut r = b;
+    r.par_iter_mut().zip(&ax).for_each(|(r, a)| *r -= *a);
     let r0 = dot(&r, &r).sqrt();
     let target = tolerance as f64 * scale.unwrap_or(r0);
-    // Below this the residual is f32 noise: iterating further cannot improve x.
-    let floor = 1e-6 * dot(b, b).sqrt();
     if r0 <= floor {
         return CgOutcome::default();
     }
@@ -177,7 +178,7 @@ mod tests {
         apply(&truth, &mut b);
         let inv = vec![Symmetric3::from_mat3(Mat3::from_diagonal(Vec3::splat(1.0 / 3.0))); n];
         let mut x = vec![Vec3::ZERO; n];
-        let out = solve(apply, &inv, &b, &mut x, 1e-6, None, 200);
+        let out = solve(apply, &inv, b, &mut x, 1e-6, None, 200);
         assert!(out.iterations > 0 && out.relative_residual <= 1e-5);
         let err = x
             .iter()

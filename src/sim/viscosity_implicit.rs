@@ -248,11 +248,11 @@ impl<'a> Couplings<'a> {
         s
     }
 
-    fn inverse_diagonal(&self, mass: &[f32]) -> Vec<cg::Symmetric3> {
-        (0..mass.len())
+    fn inverse_diagonal(&self, mass: impl Fn(usize) -> f32 + Sync) -> Vec<cg::Symmetric3> {
+        (0..self.positions.len())
             .into_par_iter()
             .map(|i| {
-                let mut d = Mat3::from_diagonal(Vec3::splat(mass[i]));
+                let mut d = Mat3::from_diagonal(Vec3::splat(mass(i)));
                 let xi = self.positions[i];
                 self.for_each_pair(i, |j, k| {
                     let x = self.space.delta(xi, self.positions[j]);
@@ -301,27 +301,25 @@ pub fn apply(
     }
     let previous_change = std::mem::take(&mut liquid.viscous_change);
     let couplings = Couplings::build(p, &mu, liquid, objects, lists);
-    let mass: Vec<f32> = liquid
-        .material
-        .iter()
-        .map(|&m| p.liquid_mass[m as usize])
-        .collect();
+    // Looked up rather than stored: one array fewer through the solve.
+    let material = &liquid.material;
+    let mass = |i: usize| p.liquid_mass[material[i] as usize];
     let v_star = &liquid.velocity;
     // The walls' velocities are known: their part of the operator moves to the right side.
     let b: Vec<Vec3> = (0..liquid.len())
         .into_par_iter()
-        .map(|i| v_star[i] * mass[i] - couplings.wall_sum(i, Vec3::ZERO))
+        .map(|i| v_star[i] * mass(i) - couplings.wall_sum(i, Vec3::ZERO))
         .collect();
     let operator = |v: &[Vec3], out: &mut [Vec3]| {
         out.par_iter_mut().enumerate().for_each(|(i, o)| {
-            *o = mass[i] * v[i] + couplings.pair_sum(i, v) + couplings.wall_drag(i, v[i])
+            *o = mass(i) * v[i] + couplings.pair_sum(i, v) + couplings.wall_drag(i, v[i])
         });
     };
     let (mut v, cold_residual) = warm_guess(&operator, &b, v_star, previous_change);
     let outcome = cg::solve(
         operator,
-        &couplings.inverse_diagonal(&mass),
-        &b,
+        &couplings.inverse_diagonal(mass),
+        b,
         &mut v,
         TOLERANCE,
         cold_residual,
@@ -330,7 +328,7 @@ pub fn apply(
     // The solved velocity's force, applied as antisymmetric pair terms (exact conservation).
     let updated: Vec<Vec3> = (0..liquid.len())
         .into_par_iter()
-        .map(|i| v_star[i] - (couplings.pair_sum(i, &v) + couplings.wall_sum(i, v[i])) / mass[i])
+        .map(|i| v_star[i] - (couplings.pair_sum(i, &v) + couplings.wall_sum(i, v[i])) / mass(i))
         .collect();
     // The next guess is CG's own solution, not the conservative update: that one differs from
     // it by M⁻¹ times the residual, which the stiff operator amplifies back into a residual
