@@ -301,9 +301,16 @@ pub fn apply(
     }
     let previous_change = std::mem::take(&mut liquid.viscous_change);
     let couplings = Couplings::build(p, &mu, liquid, objects, lists);
-    // Looked up rather than stored: one array fewer through the solve.
+    // Looked up rather than stored: one array fewer through the solve. When the liquids share
+    // one particle mass (most scenes; the paints of one density too) the lookup, a dependent
+    // load in every operator application, is skipped: it measured 1-4% of the fan's time.
     let material = &liquid.material;
-    let mass = |i: usize| p.liquid_mass[material[i] as usize];
+    let shared_mass = p
+        .liquid_mass
+        .first()
+        .filter(|&&m0| p.liquid_mass.iter().all(|&m| m == m0))
+        .copied();
+    let mass = |i: usize| shared_mass.unwrap_or_else(|| p.liquid_mass[material[i] as usize]);
     let v_star = &liquid.velocity;
     // The walls' velocities are known: their part of the operator moves to the right side.
     let b: Vec<Vec3> = (0..liquid.len())
