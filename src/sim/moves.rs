@@ -5,7 +5,7 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::neighbourhoods::Neighbourhoods;
-use super::neighbours::{each_neighbour, Row};
+use super::neighbours::{each_neighbour, NeighbourList, Row};
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
@@ -105,6 +105,7 @@ pub fn prevent_interpenetration(
     moved: &mut [Vec3],
     objects: &ObjectParticles,
     lists: &Neighbourhoods,
+    contacts: &NeighbourList,
 ) {
     let positions = &liquid.position;
     let corrections: Vec<Vec3> = (0..liquid.len())
@@ -112,7 +113,7 @@ pub fn prevent_interpenetration(
         .map(|i| {
             let xi = positions[i];
             let mut dx = Vec3::ZERO;
-            each_neighbour!(j in lists.contact.list.of(i) => {
+            each_neighbour!(j in contacts.of(i) => {
                 let d = p.space.delta(xi, positions[j as usize]);
                 let dist = d.length();
                 if dist < p.liquid_contact && dist > 0.0 {

@@ -8,7 +8,10 @@
 //! falling particles — get their neighbours searched again, and are added to the lists of
 //! the particles they came near. Only when movers are many is everything rebuilt. The three
 //! lists are tracked apart because they are needed at different times: `near` for forces and
-//! density, `contact` (much smaller) in every move, `objects` throughout.
+//! density, `objects` throughout, and the contact lists (much smaller) only in the moves. Those
+//! are cut from the near lists when a substep's moves begin and dropped when they end, so the
+//! viscosity solve, the substep's memory peak, does not hold them (the fan's peak fell by
+//! 2 MB of 23).
 //!
 //! (Cutting the contact lists from the near lists whenever those still hold every contact
 //! pair, instead of searching a grid, was tried and measured: on the honey drop the near
@@ -113,8 +116,6 @@ impl LiquidPairs {
 pub struct Neighbourhoods {
     /// Liquid neighbours within the reach of forces and density (4r) + skin.
     pub near: LiquidPairs,
-    /// Liquid neighbours within the contact distance + skin.
-    pub contact: LiquidPairs,
     /// Object particles within the object reach + skin of each liquid particle.
     pub objects: NeighbourList,
     object_grid: Option<Arc<CellGrid>>,
@@ -151,15 +152,8 @@ impl Neighbourhoods {
         objects: &[Vec3],
         object_grid: Option<Arc<CellGrid>>,
     ) -> Self {
-        let contact_reach = p.liquid_contact + p.skin;
-        let contact = LiquidPairs::from_list(
-            near.list.filtered(&p.space, liquid, liquid, contact_reach),
-            liquid,
-            contact_reach,
-        );
         let mut n = Neighbourhoods {
             near,
-            contact,
             objects: NeighbourList::default(),
             object_grid: None,
             objects_built_at: Vec::new(),
@@ -208,16 +202,36 @@ impl Neighbourhoods {
         self.liquid_anchor = liquid.to_vec();
     }
 
-    /// Before a move's contacts: keeps `contact` and `objects` exact.
-    pub fn refresh_for_contacts(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
-        self.contact.refresh(p.space, liquid, p.skin);
+    /// The liquid pairs within contact distance + skin, cut from the near lists. They hold
+    /// every such pair because the near lists are exact (they hold every pair within the
+    /// force reach, 4r, however the particles moved since they were built) and the contact
+    /// reach is shorter (2.5r).
+    pub fn contacts(&self, p: &Params, liquid: &[Vec3]) -> LiquidPairs {
+        let reach = p.liquid_contact + p.skin;
+        debug_assert!(reach <= p.force_reach);
+        LiquidPairs::from_list(
+            self.near.list.filtered(&p.space, liquid, liquid, reach),
+            liquid,
+            reach,
+        )
+    }
+
+    /// Before a move's contacts: keeps `contacts` and `objects` exact.
+    pub fn refresh_for_contacts(
+        &mut self,
+        contacts: &mut LiquidPairs,
+        p: &Params,
+        liquid: &[Vec3],
+        objects: &[Vec3],
+    ) {
+        contacts.refresh(p.space, liquid, p.skin);
         self.refresh_objects(p, liquid, objects);
     }
 
     /// At the start of a substep that carries the previous substep's lists over.
     pub fn refresh_for_substep(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
         self.near.refresh(p.space, liquid, p.skin);
-        self.refresh_for_contacts(p, liquid, objects);
+        self.refresh_objects(p, liquid, objects);
     }
 
     /// Before a density pass (objects have not moved since the last refresh).

@@ -87,16 +87,18 @@ pub fn substep(
     }
     let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
     let dt_move = p.dt / p.moves as f32;
+    let mut contacts = lists.contacts(p, &liquid.position);
     for m in 1..=p.moves {
         if objects.any_moving() {
             objects.place_at(scene, start + (end - start) * m as f64 / p.moves as f64);
         }
         moves::translate(liquid, &mut moved, dt_move);
-        lists.refresh_for_contacts(p, &liquid.position, &objects.position);
+        lists.refresh_for_contacts(&mut contacts, p, &liquid.position, &objects.position);
         moves::apply_friction(p, liquid, objects, &lists, dt_move);
-        moves::prevent_interpenetration(p, liquid, &mut moved, objects, &lists);
-        stats.neighbour_pairs += lists.contact.list.pair_count() + 2 * lists.objects.pair_count();
+        moves::prevent_interpenetration(p, liquid, &mut moved, objects, &lists, &contacts.list);
+        stats.neighbour_pairs += contacts.list.pair_count() + 2 * lists.objects.pair_count();
     }
+    drop(contacts);
 
     // Density correction.
     let outcome = density::correct(p, liquid, &mut moved, objects, &mut lists);
