@@ -56,6 +56,34 @@
 //!   over the 10 s window (limit 0.5%). Replaying the whole displacement instead made the
 //!   column climb (RMS speed 1.4e-2 m/s), and carrying multipliers instead of displacements,
 //!   with or without a projected give-back, 3.1–3.6e-2.
+//!
+//! Where a resting tank's residual speed (`gloop validate rest-tank`, ~1e-3 m/s against a limit
+//! of 8.9e-4) comes from, measured with per-substep probes on its 800 particles:
+//! - It is the correction's own displacement noise, δx/δt with δx ~ 1e-5 m (0.1% of the
+//!   spacing), spread evenly over the layers and mostly horizontal. Each substep gravity sinks
+//!   the liquid by g·δt² (0.1 spacing) into the floor and the passes lift it back; the next
+//!   substep's viscosity solve damps what that leaves in the velocities, but a frame ends
+//!   with it undamped. Positions move less: frame to frame, the sorted heights move at
+//!   ~3e-4 m/s.
+//! - On top of it the column's mean vertical velocity alternates ±7e-4 m/s from one substep
+//!   to the next, with the pass count (17, 18, 17, ...): the floor's stops give the column
+//!   a little more lift in a substep with one pass more. Stopping the last pass at the point
+//!   that lands exactly on the tolerance (interpolated) removed the alternation while the
+//!   pass count held, but a change of pass count then jolted the tank (RMS 5e-3).
+//! - Not the cause, each measured over the whole run: fixed pass counts (18, 24), momentum
+//!   0 or 0.25, tolerance 0.5% (all 0.8-1.5e-3); a tighter viscosity solve (CG 1e-5:
+//!   1.3e-3; 1e-2 is worse, 5e-3); walls that push the liquid within the passes, as
+//!   boundary particles do in position-based fluids, instead of only stopping it (1.2e-3).
+//!   A smaller contact distance makes it worse (1.9r: 1.9e-3, r: 2.8e-3).
+//! - Pushing each pair along its line at the substep's start (x − moved) instead of its
+//!   current line, in the passes and the contacts, conserves angular momentum exactly
+//!   (x_end = x_start + v·δt, so corrections central at the start positions exert no
+//!   torque): the cohesive spinning blob's 4.6%/s gain became 0. But the resting tank
+//!   doubled its jitter (median 2.5e-3 m/s), so it was not adopted.
+//! - What works is viscosity after the correction (see substep.rs), at 40-50% of the honey
+//!   drop's time. Smoothing only the correction's share of the velocity does not: that share
+//!   is what holds the liquid up (zero at the floor, g·δt above), and smoothing it let the
+//!   tank sink at 7 cm/s.
 
 use glam::Vec3;
 use rayon::prelude::*;

@@ -79,10 +79,12 @@ pub fn substep(
     if model == ViscosityModel::Implicit {
         // Viscosity acts on the velocities the substep's forces produced (backward Euler), so
         // forces and viscosity are integrated together.
-        // (Solved after the density correction instead, on the velocities it leaves, it smoothed
-        // the correction's jitter: a resting tank's RMS speed 2.7e-3 → 1.1e-3 m/s. But a
-        // cohesive spinning blob then gained 34% of its angular momentum per second (4.6% in
-        // this order).)
+        // (Solved after the density correction instead, on the velocities it leaves, it smooths
+        // the correction's jitter: the resting tank's median RMS speed fell 1.1e-3 → 3e-4 m/s
+        // over three perturbed runs. But the cohesion's impulse then reaches the moves
+        // undamped and compresses the liquid: the honey drop needed 8.7 → 12 passes per
+        // substep and ran 40-50% slower, and a cohesive spinning blob gained 34% of its
+        // angular momentum per second (4.6% in this order). See density.rs on the jitter.)
         viscosity_implicit::apply(scene, p, liquid, objects, &mut lists);
     }
     let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
