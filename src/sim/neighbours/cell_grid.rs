@@ -1,5 +1,12 @@
 //! Particles bucketed into the cells of a grid, and each query point's neighbours found in
 //! the 27 cells around it.
+//!
+//! (Tried and measured, not adopted: ordering each cell's points by x, so that a row of three
+//! cells is one run in x order and each query measures distances only within the x window its
+//! reach sphere cuts from the row — less than half of the 27 cells' points. The window's
+//! bounds, a binary search or a skip per point, and the lost reuse of each cell's lookup cost
+//! more than the distances saved: the search's share of the honey drop rose from 14.6% to
+//! 19% of the samples, and the drop ran 7-15% slower.)
 
 use glam::{IVec3, Vec3};
 use rayon::prelude::*;
