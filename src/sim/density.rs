@@ -70,25 +70,26 @@
 //!   a little more lift in a substep with one pass more. Stopping the last pass at the point
 //!   that lands exactly on the tolerance (interpolated) removed the alternation while the
 //!   pass count held, but a change of pass count then jolted the tank (RMS 5e-3).
-//! - Not the cause, each measured over the whole run: fixed pass counts (18, 24), momentum
-//!   0 or 0.25, tolerance 0.5% (all 0.8-1.5e-3); a tighter viscosity solve (CG 1e-5:
-//!   1.3e-3; 1e-2 is worse, 5e-3); walls that push the liquid within the passes, as
-//!   boundary particles do in position-based fluids, instead of only stopping it (1.2e-3).
-//!   A smaller contact distance makes it worse (1.9r: 1.9e-3, r: 2.8e-3).
+//! - Not the cause (median frame's RMS speed over the whole run, 1.0e-3 as it stands): fixed
+//!   pass counts (18, 24), momentum 0 or 0.25, tolerance 0.5% (all 0.8-1.5e-3); a tighter
+//!   viscosity solve (CG tolerance 1e-5: 1.3e-3; a looser 1e-2 is worse, 5e-3); walls that
+//!   push the liquid within the passes, as boundary particles do in position-based fluids,
+//!   instead of only stopping it (1.2e-3). A smaller contact distance makes it worse (1.9r:
+//!   1.9e-3, r: 2.8e-3).
 //! - Pushing each pair along its line at the substep's start (x − moved) instead of its
 //!   current line, in the passes and the contacts, conserves angular momentum exactly
 //!   (x_end = x_start + v·δt, so corrections central at the start positions exert no
 //!   torque): the cohesive spinning blob's 4.6%/s gain became 0. But the resting tank
 //!   doubled its jitter (median 2.5e-3 m/s), so it was not adopted.
-//! - What works is viscosity after the correction (see substep.rs), at 40-50% of the honey
-//!   drop's time. The viscous step is linear, so it can also be split without changing the
-//!   trajectory: S(v_end) at a frame's end, then only the next impulse's share at the next
-//!   substep. Measured by applying it to the velocities a frame ends with (four runs, r
-//!   perturbed by ±0.6%): the median frame's RMS speed fell 1.0–1.2e-3 → 1.8–2.4e-4, the
-//!   90th percentile to 4–7e-4, but the worst frame stayed at 1.0–1.3e-3, still over the
-//!   limit, so the restaging (one more solve per frame) was not built. Smoothing only the correction's share of the velocity does not: that share
-//!   is what holds the liquid up (zero at the floor, g·δt above), and smoothing it let the
-//!   tank sink at 7 cm/s.
+//! - What works is viscosity after the correction (see substep.rs), at a cost of 40-50% more
+//!   time on the honey drop. The viscous step is linear, so it can also be split without
+//!   changing the trajectory: S(v_end) at a frame's end, then only the next impulse's share
+//!   at the next substep. Measured by applying it to the velocities a frame ends with (four
+//!   runs, r perturbed by ±0.6%): the median frame's RMS speed fell 1.0–1.2e-3 → 1.8–2.4e-4
+//!   and the 90th percentile to 4–7e-4, but the worst frame stayed at 1.0–1.3e-3, over the
+//!   limit, so the restaging (one more solve per frame) was not built. Smoothing only the
+//!   correction's share of the velocity does not work: that share is what holds the liquid
+//!   up (zero at the floor, g·δt above), and smoothing it let the tank sink at 7 cm/s.
 
 use glam::Vec3;
 use rayon::prelude::*;
