@@ -91,7 +91,9 @@
 //!   the RMS speed is almost all the liquid's mean vertical velocity (±6–9e-4 m/s): the
 //!   two-substep cycle above, which the viscous step leaves (it only damps motion relative
 //!   to neighbours and walls). Passing would take both: the restaging and an end to the
-//!   cycle. Smoothing only the
+//!   cycle. (Forcing at least 18 passes, which ends the pass count's alternation, made the
+//!   worst frames worse with the restaging, 2.2–2.5e-3: passes past the tolerance lift the
+//!   column further, and its mean vertical velocity reached 2e-3.) Smoothing only the
 //!   correction's share of the velocity does not work: that share is what holds the liquid
 //!   up (zero at the floor, g·δt above), and smoothing it let the tank sink at 7 cm/s.
 
