@@ -34,6 +34,14 @@ impl Default for NeighbourList {
 /// Largest number of points the narrow form can name.
 const NARROW_POINTS: usize = 1 << 16;
 
+/// An index of the narrow form (checked in debug builds: a wider one would alias another
+/// point silently).
+#[inline(always)]
+fn narrow_index(j: u32) -> u16 {
+    debug_assert!((j as usize) < NARROW_POINTS, "index {j} in a narrow list");
+    j as u16
+}
+
 /// One particle's neighbours, in either width.
 #[derive(Clone, Copy, Debug)]
 pub enum Row<'a> {
@@ -156,7 +164,7 @@ impl NeighbourList {
             Indices::Narrow(fill_rows(n, with_scratch, |(state, list), i, items| {
                 list.clear();
                 fill(state, i, list);
-                items.extend(list.iter().map(|&j| j as u16));
+                items.extend(list.iter().map(|&j| narrow_index(j)));
             }))
         } else {
             Indices::Wide(fill_rows(n, with_scratch, |(state, list), i, items| {
@@ -209,10 +217,11 @@ impl NeighbourList {
     pub fn patch(&mut self, replaced: &[(u32, Vec<u32>)], added: &[(u32, Vec<u32>)]) {
         match &mut self.rows {
             Indices::Narrow(rows) => {
+                // A patch names the points the lists were built over, so they fit in 16 bits.
                 let narrow = |edits: &[(u32, Vec<u32>)]| -> Vec<(u32, Vec<u16>)> {
                     edits
                         .iter()
-                        .map(|(i, l)| (*i, l.iter().map(|&j| j as u16).collect()))
+                        .map(|(i, l)| (*i, l.iter().map(|&j| narrow_index(j)).collect()))
                         .collect()
                 };
                 rows.patch(&narrow(replaced), &narrow(added));
