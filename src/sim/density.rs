@@ -37,6 +37,19 @@
 //!   steps over the neighbours (one or three Shepard rounds) did not lower it (1.3-2.1e-3),
 //!   nor did applying them as a velocity before the moves, where the viscosity solve sees
 //!   them (2.0-4.1e-3).
+//! - A pressure solve before the moves, as IISPH and DFSPH do: the same pushes, solved by
+//!   projected Jacobi (steps ≥ 0, so an over-push is given back) for the densities the
+//!   substep's velocities predict (linearised at the substep's start), warm-started from the
+//!   steps carried in the particles, and applied as a velocity change. (The prototype is on
+//!   the branch `experiment/pressure-solve`.) With the walls weighted as here it held up only
+//!   a third of a resting column's sink, because the floor's contact distance, not the
+//!   density, decides where the bottom layer stands; weighted 1.5-2.1 it held it all, and the
+//!   8-layer tank's passes fell 17 → 2.3-4.7 per substep, its run time 16.8 → 7-10 s. But the
+//!   moves' contacts still left the layers above the floor up to 5.5% compressed, and the
+//!   median frame's RMS speed was 0.8-1.7e-3 m/s over eight runs (worst 2.6-4.3e-3). On the
+//!   honey drop the solve sat at its iteration cap (10-30) while saving a quarter of the
+//!   passes: frames 0.28 → 0.34-0.53 s. Next step, if any: solve the wall contacts as
+//!   constraints of the same system instead of as weighted density.
 //! - Pushing only what exceeds a threshold inside the tolerance (ρ > ρ0·(1 + α·tol), α 0.5
 //!   or 0.8) instead of all compression, so the passes stop nearer their own fixed point and
 //!   the lift of one pass more or less shrinks: the resting tank's median RMS speed stayed
