@@ -1,6 +1,6 @@
 //! `gloop bench` plumbing (not speed: that is what the command is for): it runs a scene file
 //! in a child process and reports its particle counts, pair rate, memory per particle (resident
-//! set and live heap) and density passes per substep.
+//! set and live heap), density passes per substep, and the substeps stopped at the pass cap.
 
 use std::process::Command;
 
@@ -41,4 +41,10 @@ fn bench_reports_a_row_per_scene() {
         passes >= 0.0 && passes <= scene.settings.max_density_iterations as f64,
         "density passes per substep: {row}"
     );
+    let capped: f64 = fields[9].trim_end_matches('%').parse().unwrap();
+    assert!(
+        (0.0..=100.0).contains(&capped),
+        "share of capped substeps: {row}"
+    );
+    assert!(number(10) >= 0.0, "worst compression: {row}");
 }

@@ -64,3 +64,37 @@ fn resting_block_stays_at_rest_for_ten_seconds() {
         "jitter grows: {early_jitter} m/s at 2–3 s, {late_jitter} m/s at 9–10 s"
     );
 }
+
+/// A frame reports the substeps whose density correction stopped at the pass cap and the
+/// compression they left, so a benchmark bought by stopping short shows it.
+#[test]
+fn substeps_stopped_at_the_pass_cap_are_counted() {
+    let cancel = AtomicBool::new(false);
+    let run = |cap: u32| {
+        let mut scene = common::resting_block(0.005, 48);
+        scene.settings.max_density_iterations = cap;
+        let tolerance = scene.settings.density_tolerance;
+        let mut sim = Simulation::new(&scene).unwrap();
+        let (mut capped, mut worst) = (0, 0.0f32);
+        for frame in 1..=36 {
+            let stats = sim.step_frame(&cancel).unwrap();
+            assert!(
+                stats.worst_density_error >= stats.max_density_error,
+                "frame {frame}: the worst substep is at least the last: {stats:?}"
+            );
+            assert!(stats.capped_substeps <= scene.settings.substeps);
+            if frame > 24 {
+                capped += stats.capped_substeps;
+                worst = worst.max(stats.worst_density_error);
+            }
+        }
+        (capped, worst, tolerance)
+    };
+    // Settled on the floor, each substep's correction needs some 17 passes.
+    let (capped, worst, tolerance) = run(30);
+    assert_eq!(capped, 0, "worst compression {worst}");
+    assert!(worst <= tolerance, "{worst}");
+    let (capped, worst, tolerance) = run(4);
+    assert_eq!(capped, 12 * 4, "every substep stops at 4 passes");
+    assert!(worst > tolerance, "{worst}");
+}

@@ -8,6 +8,10 @@
 //! - heap: the rise of the peak live heap (`heap_meter`) over the heap before the simulation
 //!   was built, per particle: what the solver's data structures need.
 //!
+//! Beside the speed, how much of it was bought by stopping short: the share of substeps whose
+//! density correction stopped at the pass cap rather than at the tolerance, and the largest
+//! compression such a substep left.
+//!
 //! Each scene runs in a child process of its own
 //! (`gloop bench-one`), so one scene's heap never inflates or hides another's peak. Nothing is
 //! written to disk.
@@ -34,6 +38,11 @@ struct Row {
     heap_bytes_per_particle: f64,
     /// Density-correction passes per substep, averaged over the frames: where the time goes.
     density_passes: f64,
+    /// Share of substeps whose correction stopped at the pass cap, short of the tolerance.
+    capped_share: f64,
+    /// Largest compression ρ/ρ0 − 1 any substep's correction left: how far short of the
+    /// tolerance the capped substeps stopped.
+    worst_compression: f64,
 }
 
 pub fn run(frames: u32, scenes: &[String]) -> Result<()> {
@@ -113,6 +122,8 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
     let mut seconds = Vec::new();
     let mut pairs: u64 = 0;
     let mut passes: u64 = 0;
+    let mut capped: u64 = 0;
+    let mut worst_compression = 0.0f64;
     let (mut liquid, mut object) = (sim.liquid().len(), sim.object_positions().len());
     for _ in 0..frames {
         let t = Instant::now();
@@ -120,6 +131,8 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         seconds.push(t.elapsed().as_secs_f64());
         pairs += stats.neighbour_pairs;
         passes += stats.density_iterations as u64;
+        capped += stats.capped_substeps as u64;
+        worst_compression = worst_compression.max(stats.worst_density_error as f64);
         liquid = liquid.max(stats.liquid_particles);
         object = object.max(stats.object_particles);
     }
@@ -133,6 +146,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         (seconds[seconds.len() / 2 - 1] + seconds[seconds.len() / 2]) / 2.0
     };
     let particles = (liquid + object).max(1);
+    let substeps = frames as f64 * scene.settings.substeps as f64;
     Ok(Row {
         name: name.to_string(),
         liquid,
@@ -142,7 +156,9 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         peak_bytes: peak,
         bytes_per_particle: peak.saturating_sub(baseline) as f64 / particles as f64,
         heap_bytes_per_particle: heap_peak.saturating_sub(heap_baseline) as f64 / particles as f64,
-        density_passes: passes as f64 / (frames as f64 * scene.settings.substeps as f64),
+        density_passes: passes as f64 / substeps,
+        capped_share: capped as f64 / substeps,
+        worst_compression,
     })
 }
 
@@ -159,7 +175,7 @@ fn target(name: &str) -> &'static str {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10} {:>10} {:>15}  target",
+        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10} {:>10} {:>15} {:>7} {:>9}  target",
         "scene",
         "liquid",
         "object",
@@ -168,11 +184,13 @@ fn print_table(rows: &[Row]) {
         "peak MB",
         "B/particle",
         "heap B/p",
-        "passes/substep"
+        "passes/substep",
+        "capped",
+        "worst ρ%"
     );
     for r in rows {
         println!(
-            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0} {:>10.0} {:>15.1}  {}",
+            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0} {:>10.0} {:>15.1} {:>6.0}% {:>9.2}  {}",
             r.name,
             r.liquid,
             r.object,
@@ -182,6 +200,8 @@ fn print_table(rows: &[Row]) {
             r.bytes_per_particle,
             r.heap_bytes_per_particle,
             r.density_passes,
+            100.0 * r.capped_share,
+            100.0 * r.worst_compression,
             target(&r.name)
         );
     }

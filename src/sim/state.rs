@@ -61,6 +61,11 @@ pub struct FrameStats {
     pub density_iterations: u32,
     /// Largest compression (ρ/ρ0 − 1) left after the last correction of the frame.
     pub max_density_error: f32,
+    /// Largest compression left after any of the frame's corrections.
+    pub worst_density_error: f32,
+    /// Substeps whose correction stopped at the pass cap (`max_density_iterations`) before
+    /// reaching the tolerance: where the figures above exceed it.
+    pub capped_substeps: u32,
     /// Liquid-liquid and liquid-object neighbour pairs visited over the frame.
     pub neighbour_pairs: u64,
     /// Particles removed for leaving the domain this frame.

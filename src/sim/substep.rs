@@ -106,6 +106,10 @@ pub fn substep(
     let outcome = density::correct(p, liquid, &mut moved, objects, &mut lists);
     stats.density_iterations += outcome.iterations;
     stats.max_density_error = outcome.max_error;
+    stats.worst_density_error = stats.worst_density_error.max(outcome.max_error);
+    if outcome.max_error > p.density_tolerance {
+        stats.capped_substeps += 1;
+    }
     stats.neighbour_pairs += outcome.pairs_visited;
 
     // Velocities are what the particles did over the substep (position-based dynamics), so
