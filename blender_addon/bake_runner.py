@@ -159,6 +159,18 @@ def progress_text(status):
     return ", ".join(parts)
 
 
+def squeeze_warning(status):
+    """What to tell the artist when the bake's density correction stopped short: in some frames
+    the liquid was left squeezed beyond the tolerance (status.json's `capped_frames` and
+    `worst_compression`). Empty when it never did."""
+    frames = (status or {}).get("capped_frames", 0)
+    if not frames:
+        return ""
+    worst = 100.0 * status.get("worst_compression", 0.0)
+    plural = "s" if frames != 1 else ""
+    return f"{frames} frame{plural} left the liquid up to {worst:.0f}% squeezed: raise Substeps"
+
+
 def progress_fraction(status):
     if not status:
         return 0.0

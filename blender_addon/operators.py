@@ -63,6 +63,7 @@ def _start(operator, context, resume):
     scene.gloop.is_baking = True
     scene.gloop.progress = 0.0
     scene.gloop.status_text = "Starting…"
+    scene.gloop.bake_warning = ""
     return _job
 
 
@@ -96,9 +97,13 @@ def _finish(operator, scene, job):
     state, message = job.outcome()
     _update_progress(scene, job)
     playback.load_frame(scene, scene.frame_current)
+    scene.gloop.bake_warning = bake_runner.squeeze_warning(job.status)
     if state == "finished":
         scene.gloop.status_text = "Baked: " + scene.gloop.status_text
-        operator.report({"INFO"}, "Gloop bake finished")
+        if scene.gloop.bake_warning:
+            operator.report({"WARNING"}, "Gloop bake finished; " + scene.gloop.bake_warning)
+        else:
+            operator.report({"INFO"}, "Gloop bake finished")
         return {"FINISHED"}
     if state == "cancelled":
         scene.gloop.status_text = "Cancelled: " + scene.gloop.status_text
@@ -212,6 +217,7 @@ class GLOOP_OT_free_bake(bpy.types.Operator):
             return {"CANCELLED"}
         removed = bake_runner.free_cache(cache_dir)
         scene.gloop.status_text = ""
+        scene.gloop.bake_warning = ""
         scene.gloop.progress = 0.0
         playback.STATE.clear_warning()
         playback.load_frame(scene, scene.frame_current)

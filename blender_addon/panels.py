@@ -190,6 +190,8 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         layout.operator("gloop.free_bake", icon="TRASH")
         if s.status_text:
             layout.label(text=s.status_text)
+        if s.bake_warning:
+            layout.label(text=s.bake_warning, icon="ERROR")
 
 
 CLASSES = (

@@ -172,11 +172,21 @@ fn manifest_and_status_round_trip_and_refuse_newer_formats() {
         elapsed_s: 1.5,
         eta_s: None,
         error: None,
+        capped_frames: 2,
+        worst_compression: 0.05,
     };
     status.write(&cache.status()).unwrap();
     let text = std::fs::read_to_string(cache.status()).unwrap();
     assert!(text.contains("\"state\": \"cancelled\""), "{text}");
     assert_eq!(Status::read(&cache.status()).unwrap(), status);
+    // A status from before the pass-cap figures reads as a bake that never hit the cap.
+    let older: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut older = older.as_object().unwrap().clone();
+    older.remove("capped_frames");
+    older.remove("worst_compression");
+    std::fs::write(cache.status(), serde_json::to_string(&older).unwrap()).unwrap();
+    let read = Status::read(&cache.status()).unwrap();
+    assert_eq!((read.capped_frames, read.worst_compression), (0, 0.0));
 }
 
 #[test]

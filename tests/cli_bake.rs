@@ -116,3 +116,32 @@ fn no_surface_then_mesh_later() {
     let (_, stdout, _) = gloop(&["info", s(&out)], None);
     assert!(stdout.contains("surface files: 2 (2..3)"), "{stdout}");
 }
+
+/// A bake whose density correction keeps stopping at its pass cap says so when it finishes,
+/// and one that always reaches the tolerance says nothing.
+#[test]
+fn bake_reports_substeps_stopped_at_the_pass_cap() {
+    let work = tempfile::tempdir().unwrap();
+    let bake_with_cap = |cap: u32| {
+        let mut scene = tiny_scene(8);
+        scene.settings.max_density_iterations = cap;
+        let path = work.path().join(format!("cap{cap}.json"));
+        scene.save(&path).unwrap();
+        let out = work.path().join(format!("cache{cap}"));
+        let (code, stdout, stderr) = gloop(&["bake", s(&path), "--out", s(&out)], None);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        // The add-on reads the same figures from status.json.
+        let status = gloop::cache::Status::read(&out.join("status.json")).unwrap();
+        (stdout, status, scene.settings.density_tolerance)
+    };
+    let (stdout, status, tolerance) = bake_with_cap(1);
+    assert!(
+        stdout.contains("stopped at its pass cap (max_density_iterations = 1)"),
+        "{stdout}"
+    );
+    assert!(status.capped_frames > 0, "{status:?}");
+    assert!(status.worst_compression > tolerance, "{status:?}");
+    let (stdout, status, _) = bake_with_cap(500);
+    assert!(!stdout.contains("pass cap"), "{stdout}");
+    assert_eq!((status.capped_frames, status.worst_compression), (0, 0.0));
+}

@@ -329,6 +329,7 @@ impl Run {
     }
 
     fn status(&self, state: BakeState, p: &BakeProgress, error: Option<String>) -> Status {
+        let capped = self.stats.iter().filter(|s| s.capped_substeps > 0);
         Status {
             state,
             frame: p.frame,
@@ -343,6 +344,13 @@ impl Run {
                 Some(0.0)
             },
             error,
+            capped_frames: capped.count() as u32,
+            worst_compression: self
+                .stats
+                .iter()
+                .filter(|s| s.capped_substeps > 0)
+                .map(|s| s.worst_density_error)
+                .fold(0.0, f32::max),
         }
     }
 

@@ -34,6 +34,13 @@ pub struct Status {
     pub eta_s: Option<f64>,
     /// The error message when `state` is `failed`.
     pub error: Option<String>,
+    /// Frames of this run (since it started or resumed) in which some substep's density
+    /// correction stopped at its pass cap short of the tolerance, and the largest compression
+    /// (ρ/ρ0 − 1) such a substep left: liquid visibly squeezed there.
+    #[serde(default)]
+    pub capped_frames: u32,
+    #[serde(default)]
+    pub worst_compression: f32,
 }
 
 impl Status {

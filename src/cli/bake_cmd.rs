@@ -59,6 +59,9 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
                 out.display(),
                 summary.elapsed_s
             );
+            if let Some(note) = pass_cap_note(scene, &summary.stats) {
+                println!("{note}");
+            }
             Ok(0)
         }
         BakeOutcome::Cancelled => {
@@ -70,6 +73,30 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
             Ok(super::EXIT_CANCELLED)
         }
     }
+}
+
+/// A note when some substeps' density correction stopped at its pass cap short of the
+/// tolerance: the liquid was left compressed there, which a bake should not hide.
+fn pass_cap_note(scene: &Scene, stats: &[gloop::sim::FrameStats]) -> Option<String> {
+    let capped: u32 = stats.iter().map(|s| s.capped_substeps).sum();
+    if capped == 0 {
+        return None;
+    }
+    let s = &scene.settings;
+    let worst = stats
+        .iter()
+        .map(|s| s.worst_density_error)
+        .fold(0.0f32, f32::max);
+    let capped_frames = stats.iter().filter(|s| s.capped_substeps > 0).count();
+    Some(format!(
+        "note: in {capped_frames} of {} frames ({capped} substeps) the density correction \
+         stopped at its pass cap (max_density_iterations = {}) with the liquid up to {:.1}% \
+         compressed (density_tolerance {:.1}%); more substeps or a higher cap keep its volume",
+        stats.len(),
+        s.max_density_iterations,
+        100.0 * worst,
+        100.0 * s.density_tolerance
+    ))
 }
 
 /// Ctrl-C (or SIGTERM) asks the bake to stop as its `cancel` file does: within a substep,

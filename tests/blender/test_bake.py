@@ -64,6 +64,8 @@ def test_bake_through_the_operator_fills_the_cache_and_plays_back(honey_scene):
         manifest = json.load(f)
     assert manifest["last_complete_frame"] == FRAMES[1]
     assert scene.gloop.status_text.startswith("Baked")
+    # The honey settles within the pass cap: nothing squeezed to warn about.
+    assert status["capped_frames"] == 0 and scene.gloop.bake_warning == ""
     source = bpy.data.objects["Honey"]
     assert source.hide_render and source.display_type == "WIRE"  # the cache shows the liquid
 

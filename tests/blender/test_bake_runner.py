@@ -21,6 +21,18 @@ def test_progress_text_and_fraction(addon):
     assert runner.progress_text(None) == "Starting…"
 
 
+def test_squeeze_warning_only_when_frames_stopped_short(addon):
+    runner = addon.bake_runner
+    assert runner.squeeze_warning(None) == ""
+    assert runner.squeeze_warning({"capped_frames": 0, "worst_compression": 0.0}) == ""
+    # A status.json written before the figures existed.
+    assert runner.squeeze_warning({"state": "finished", "frames_done": 3}) == ""
+    warning = runner.squeeze_warning({"capped_frames": 2, "worst_compression": 0.284})
+    assert warning == "2 frames left the liquid up to 28% squeezed: raise Substeps"
+    one = runner.squeeze_warning({"capped_frames": 1, "worst_compression": 0.031})
+    assert one.startswith("1 frame left the liquid up to 3% squeezed")
+
+
 def test_free_bake_deletes_only_bake_files(addon, empty_scene):
     scene = empty_scene
     cache = bpy.path.abspath(scene.gloop.cache_dir)
