@@ -1,6 +1,13 @@
 //! Particles bucketed into the cells of a grid, and each query point's neighbours found in
 //! the 27 cells around it.
 //!
+//! The search reads each row of three cells as one run (cells next to each other in x are
+//! next to each other in the sorted order), measures distances in blocks of 16 from one array
+//! per axis, and keeps the points within reach without a branch per candidate (most are out
+//! of reach, at random). Against one branch per candidate on a `Vec3` array, the honey drop
+//! used 4-5% less CPU (single thread, `RAYON_NUM_THREADS=1 gloop bench-one honey-drop`),
+//! the search's share of its samples falling from 14% to 9%, with the same lists.
+//!
 //! (Tried and measured, not adopted: ordering each cell's points by x, so that a row of three
 //! cells is one run in x order and each query measures distances only within the x window its
 //! reach sphere cuts from the row — less than half of the 27 cells' points. The window's
@@ -234,10 +241,19 @@ impl CellGrid {
             ranges: [(0, 0); 27],
             len: count,
         };
-        for (r, &c) in ranges.ranges.iter_mut().zip(&found[..count]) {
+        // Cells next to each other in x are next to each other in `order` too: their ranges
+        // join, so a row of three cells is read as one run.
+        let mut len = 0;
+        for &c in &found[..count] {
             let cell = &self.cells[c as usize];
-            *r = (cell.1, cell.2);
+            if len > 0 && ranges.ranges[len - 1].1 == cell.1 {
+                ranges.ranges[len - 1].1 = cell.2;
+            } else {
+                ranges.ranges[len] = (cell.1, cell.2);
+                len += 1;
+            }
         }
+        ranges.len = len;
         ranges
     }
 
@@ -277,13 +293,17 @@ impl CellGrid {
         exclude_self: bool,
     ) -> NeighbourList {
         let r2 = radius * radius;
-        // The grid points in cell order: each cell's candidates are then read from one
-        // contiguous run instead of gathered through `order` at random.
-        let in_cell_order: Vec<Vec3> = self
-            .order
-            .par_iter()
-            .map(|&j| grid_points[j as usize])
-            .collect();
+        // The grid points in cell order, one array per axis: each cell's candidates are then
+        // read from contiguous runs instead of gathered through `order` at random, and their
+        // distances are measured in blocks the compiler turns into vector instructions.
+        let axis = |a: usize| -> Vec<f32> {
+            self.order
+                .par_iter()
+                .map(|&j| grid_points[j as usize][a])
+                .collect()
+        };
+        let in_cell_order = [axis(0), axis(1), axis(2)];
+        let keep_self = !exclude_self;
         // The lists are filled in query order, straight into their chunks: searching cell by
         // cell instead yielded runs in the grid's order that then had to be copied into
         // place, and the runs and the lists held every pair twice, the solver's memory peak.
@@ -300,20 +320,82 @@ impl CellGrid {
                     *ranges = self.around(key);
                     *last_key = Some(key);
                 }
+                let query = Query {
+                    at: q,
+                    reach2: r2,
+                    index: qi,
+                    keep_self,
+                };
                 for &(a, b) in ranges.iter() {
-                    let (a, b) = (a as usize, b as usize);
-                    for (&x, &j) in in_cell_order[a..b].iter().zip(&self.order[a..b]) {
-                        if self.space.delta(x, q).length_squared() < r2
-                            && !(exclude_self && j as usize == qi)
-                        {
-                            found.push(j);
-                        }
-                    }
+                    self.keep_within_reach(&in_cell_order, a as usize..b as usize, &query, found);
                 }
             },
         )
     }
+
+    /// Appends to `found` the points of the run `run` of `order` (positions `in_cell_order`)
+    /// within the query's reach, in run order.
+    #[inline(always)]
+    fn keep_within_reach(
+        &self,
+        in_cell_order: &[Vec<f32>; 3],
+        run: std::ops::Range<usize>,
+        query: &Query,
+        found: &mut Vec<u32>,
+    ) {
+        let [xs, ys, zs] = in_cell_order;
+        let q = query.at;
+        let mut k = run.start;
+        while k < run.end {
+            let n = (run.end - k).min(BLOCK);
+            let mut d2 = [f32::INFINITY; BLOCK];
+            if self.space.is_periodic() {
+                for (t, d2) in d2[..n].iter_mut().enumerate() {
+                    let x = Vec3::new(xs[k + t], ys[k + t], zs[k + t]);
+                    *d2 = self.space.delta(x, q).length_squared();
+                }
+            } else if n == BLOCK {
+                // A full block: a fixed trip count, which the compiler vectorises.
+                let (bx, by, bz) = (&xs[k..k + BLOCK], &ys[k..k + BLOCK], &zs[k..k + BLOCK]);
+                for t in 0..BLOCK {
+                    // Summed as `Vec3::length_squared` sums: the same lists as with `delta`.
+                    let (dx, dy, dz) = (bx[t] - q.x, by[t] - q.y, bz[t] - q.z);
+                    d2[t] = dx * dx + dy * dy + dz * dz;
+                }
+            } else {
+                for (t, d2) in d2[..n].iter_mut().enumerate() {
+                    let (dx, dy, dz) = (xs[k + t] - q.x, ys[k + t] - q.y, zs[k + t] - q.z);
+                    *d2 = dx * dx + dy * dy + dz * dz;
+                }
+            }
+            // Kept without a branch per candidate: most are out of reach, at random, which a
+            // branch predictor cannot learn.
+            let mut kept = [0u32; BLOCK];
+            let mut m = 0;
+            for (&j, &d2) in self.order[k..k + n].iter().zip(&d2) {
+                kept[m] = j;
+                // `&` and `|`, not `&&` and `||`: both sides are cheap, and short-circuiting
+                // would bring the branch back.
+                let other = query.keep_self | (j as usize != query.index);
+                m += ((d2 < query.reach2) & other) as usize;
+            }
+            found.extend_from_slice(&kept[..m]);
+            k += n;
+        }
+    }
 }
+
+/// One query of `CellGrid::neighbour_lists`.
+struct Query {
+    at: Vec3,
+    reach2: f32,
+    /// The query's own index, left out of its list unless `keep_self`.
+    index: usize,
+    keep_self: bool,
+}
+
+/// Candidates whose distances are measured together (see `neighbour_lists`).
+const BLOCK: usize = 16;
 
 #[cfg(test)]
 mod tests {
