@@ -40,7 +40,7 @@ pub use surface_hook::surface_hook;
 use crate::cache::{BakeState, CacheDir, Manifest, Status};
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
-use crate::sim::{FrameStats, LiquidParticles, Simulation};
+use crate::sim::{FrameStats, LiquidParticles, PassCapReport, Simulation};
 use crate::surface::SurfaceSettings;
 
 /// How to run a bake. `BakeOptions::default()` is a fresh bake of the scene's frame range that
@@ -329,7 +329,7 @@ impl Run {
     }
 
     fn status(&self, state: BakeState, p: &BakeProgress, error: Option<String>) -> Status {
-        let capped = self.stats.iter().filter(|s| s.capped_substeps > 0);
+        let capped = PassCapReport::of(&self.stats);
         Status {
             state,
             frame: p.frame,
@@ -344,13 +344,8 @@ impl Run {
                 Some(0.0)
             },
             error,
-            capped_frames: capped.count() as u32,
-            worst_compression: self
-                .stats
-                .iter()
-                .filter(|s| s.capped_substeps > 0)
-                .map(|s| s.worst_density_error)
-                .fold(0.0, f32::max),
+            capped_frames: capped.frames,
+            worst_compression: capped.worst_compression,
         }
     }
 

@@ -4,6 +4,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use gloop::bake::{bake, BakeOptions, BakeOutcome, BakeProgress};
+use gloop::sim::{FrameStats, PassCapReport};
 use gloop::{Result, Scene};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -77,24 +78,21 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
 
 /// A note when some substeps' density correction stopped at its pass cap short of the
 /// tolerance: the liquid was left compressed there, which a bake should not hide.
-fn pass_cap_note(scene: &Scene, stats: &[gloop::sim::FrameStats]) -> Option<String> {
-    let capped: u32 = stats.iter().map(|s| s.capped_substeps).sum();
-    if capped == 0 {
+fn pass_cap_note(scene: &Scene, stats: &[FrameStats]) -> Option<String> {
+    let capped = PassCapReport::of(stats);
+    if capped.frames == 0 {
         return None;
     }
     let s = &scene.settings;
-    let worst = stats
-        .iter()
-        .map(|s| s.worst_density_error)
-        .fold(0.0f32, f32::max);
-    let capped_frames = stats.iter().filter(|s| s.capped_substeps > 0).count();
     Some(format!(
-        "note: in {capped_frames} of {} frames ({capped} substeps) the density correction \
-         stopped at its pass cap (max_density_iterations = {}) with the liquid up to {:.1}% \
-         compressed (density_tolerance {:.1}%); more substeps or a higher cap keep its volume",
+        "note: in {} of {} frames ({} substeps) the density correction stopped at its pass \
+         cap (max_density_iterations = {}) with the liquid up to {:.1}% compressed \
+         (density_tolerance {:.1}%); more substeps or a higher cap keep its volume",
+        capped.frames,
         stats.len(),
+        capped.substeps,
         s.max_density_iterations,
-        100.0 * worst,
+        100.0 * capped.worst_compression,
         100.0 * s.density_tolerance
     ))
 }

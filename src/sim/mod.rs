@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use glam::Vec3;
 
-pub use state::{FrameStats, LiquidParticles};
+pub use state::{FrameStats, LiquidParticles, PassCapReport};
 pub use viscosity_implicit::profile as implicit_viscosity_profile;
 
 use crate::error::{GloopError, Result};

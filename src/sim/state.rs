@@ -71,3 +71,26 @@ pub struct FrameStats {
     /// Particles removed for leaving the domain this frame.
     pub removed: usize,
 }
+
+/// Where a run's density correction stopped at its pass cap short of the tolerance: the frames
+/// and substeps it did so in, and the largest compression (ρ/ρ0 − 1) those left. All zero when
+/// the correction always reached the tolerance.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassCapReport {
+    pub frames: u32,
+    pub substeps: u32,
+    pub worst_compression: f32,
+}
+
+impl PassCapReport {
+    pub fn of(stats: &[FrameStats]) -> Self {
+        stats
+            .iter()
+            .filter(|s| s.capped_substeps > 0)
+            .fold(Self::default(), |r, s| PassCapReport {
+                frames: r.frames + 1,
+                substeps: r.substeps + s.capped_substeps,
+                worst_compression: r.worst_compression.max(s.worst_density_error),
+            })
+    }
+}
