@@ -120,6 +120,8 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     emitter = next(o for o in data["objects"] if o["name"] == "Nozzle")
     assert emitter["role"]["emission"]["rate"] == pytest.approx(500.0)
     assert data["materials"]["solids"][0]["name"] == "wood"
+    # A new scene bakes with the solver's default viscosity model, in physical units.
+    assert data["settings"]["viscosity_model"] == "implicit"
 
     # Rust reads the JSON and computes world bounds from mesh + motion: they must match
     # Blender's, which proves Mat4 travels column-major and the triangulation is complete.
