@@ -50,6 +50,12 @@
 //!   honey drop the solve sat at its iteration cap (10-30) while saving a quarter of the
 //!   passes: frames 0.28 → 0.34-0.53 s. Next step, if any: solve the wall contacts as
 //!   constraints of the same system instead of as weighted density.
+//! - One Gauss-Seidel sweep before the passes, bottom to top along gravity, each compressed
+//!   particle moving itself (its lower neighbours already placed) to its rest density, so a
+//!   resting column's sink is undone in one sweep, as shock propagation stacks rigid bodies
+//!   (branch `experiment/bottom-up-sweep`): the resting tank churned at 0.10-0.12 m/s, since
+//!   a particle moving alone goes sideways wherever its neighbourhood is lopsided (walls,
+//!   surface), and no momentum is conserved.
 //! - Pushing only what exceeds a threshold inside the tolerance (ρ > ρ0·(1 + α·tol), α 0.5
 //!   or 0.8) instead of all compression, so the passes stop nearer their own fixed point and
 //!   the lift of one pass more or less shrinks: the resting tank's median RMS speed stayed
