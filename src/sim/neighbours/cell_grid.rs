@@ -211,7 +211,7 @@ impl CellGrid {
     }
 
     /// The occupied cells among the 27 around `key` (each once, even on tiny periodic grids),
-    /// as ranges of `order`, in cell order.
+    /// as ranges of `order`, in cell order, neighbouring cells' ranges joined.
     fn around(&self, key: IVec3) -> CellRanges {
         let periodic = self.wrap_cells != IVec3::ZERO;
         let mut found = [0u32; 27];
@@ -237,23 +237,23 @@ impl CellGrid {
             }
         }
         found[..count].sort_unstable();
-        let mut ranges = CellRanges {
-            ranges: [(0, 0); 27],
-            len: count,
-        };
         // Cells next to each other in x are next to each other in `order` too: their ranges
         // join, so a row of three cells is read as one run.
-        let mut len = 0;
+        let mut ranges = CellRanges::default();
         for &c in &found[..count] {
-            let cell = &self.cells[c as usize];
-            if len > 0 && ranges.ranges[len - 1].1 == cell.1 {
-                ranges.ranges[len - 1].1 = cell.2;
-            } else {
-                ranges.ranges[len] = (cell.1, cell.2);
-                len += 1;
+            let (_, start, end) = self.cells[c as usize];
+            match ranges
+                .len
+                .checked_sub(1)
+                .map(|last| &mut ranges.ranges[last])
+            {
+                Some(run) if run.1 == start => run.1 = end,
+                _ => {
+                    ranges.ranges[ranges.len] = (start, end);
+                    ranges.len += 1;
+                }
             }
         }
-        ranges.len = len;
         ranges
     }
 
