@@ -115,7 +115,16 @@
 //!   viscosity solve (CG tolerance 1e-5: 1.3e-3; a looser 1e-2 is worse, 5e-3); walls that
 //!   push the liquid within the passes, as boundary particles do in position-based fluids,
 //!   instead of only stopping it (1.2e-3). A smaller contact distance makes it worse (1.9r:
-//!   1.9e-3, r: 2.8e-3).
+//!   1.9e-3, r: 2.8e-3). More substeps do not help either: at 8 per frame the median frame
+//!   was 0.93e-3 and the worst 4.3e-3 (3.2e-3 at 4), so the noise does not scale with the
+//!   g·δt² sink that the passes undo.
+//! - A divergence pass on the velocities after they are taken from the motion, as DFSPH
+//!   follows its density solve with one: the same pushes as here, on the compression rate
+//!   Σ_j |w'|·x̂_ij·(v_j − v_i) (walls at their velocities), to a tenth of the tolerance per
+//!   substep. One-sided, each substep: median 1.6e-3, worst 4.1e-3 (1.6 passes per
+//!   substep); to a hundredth: 1.4e-3, 4.6e-3; two-sided: 1.1e-3, 6.3e-3; only at a
+//!   frame's last substep: 1.1-1.2e-3, worst 3.1-8.3e-3. The noise is not a compression
+//!   rate that such a pass sees.
 //! - Pushing each pair along its line at the substep's start (x − moved) instead of its
 //!   current line, in the passes and the contacts, conserves angular momentum exactly
 //!   (x_end = x_start + v·δt, so corrections central at the start positions exert no
