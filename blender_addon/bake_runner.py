@@ -168,7 +168,9 @@ def squeeze_warning(status):
         return ""
     worst = 100.0 * status.get("worst_compression", 0.0)
     plural = "s" if frames != 1 else ""
-    return f"{frames} frame{plural} left the liquid up to {worst:.0f}% squeezed: raise Substeps"
+    return (
+        f"{frames} frame{plural} left the liquid up to {worst:.0f}% squeezed: raise Density Passes"
+    )
 
 
 def progress_fraction(status):

@@ -231,7 +231,7 @@ def build_scene(scene, depsgraph):
         # The solver's default (and the validation scenes'): 0.3 left a resting tank
         # jittering faster and above the 1% density tolerance, and took more passes.
         "elastic_coefficient": 0.5,
-        "max_density_iterations": 30,
+        "max_density_iterations": s.max_density_iterations,
         "domain": _domain(objects_json, s.domain_margin),
         "max_particles": s.max_particles,
         "viscosity_model": s.viscosity_model,

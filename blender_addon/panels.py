@@ -147,6 +147,7 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         col = layout.column(align=True)
         col.prop(s, "substeps")
         col.prop(s, "moves")
+        col.prop(s, "max_density_iterations")
         layout.prop(s, "viscosity_model")
         layout.prop(s, "domain_margin")
         layout.prop(s, "mesh_surface")

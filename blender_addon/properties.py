@@ -230,6 +230,14 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
         max=64,
         description="Position updates per substep (3–8 is typical)",
     )
+    max_density_iterations: IntProperty(
+        name="Density Passes",
+        default=100,
+        min=1,
+        max=10_000,
+        description="Most density-correction passes per substep. Raise it when a bake warns "
+        "that the liquid was left squeezed; each pass costs time only where it is needed",
+    )
     # Implicit by default, as in the solver: the classic exchange saturates far below honey's
     # viscosity at millimetre resolution. (Items keep their order: files store the index.)
     viscosity_model: EnumProperty(

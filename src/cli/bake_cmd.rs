@@ -87,7 +87,7 @@ fn pass_cap_note(scene: &Scene, stats: &[FrameStats]) -> Option<String> {
     Some(format!(
         "note: in {} of {} frames ({} substeps) the density correction stopped at its pass \
          cap (max_density_iterations = {}) with the liquid up to {:.1}% compressed \
-         (density_tolerance {:.1}%); more substeps or a higher cap keep its volume",
+         (density_tolerance {:.1}%); a higher cap keeps its volume",
         capped.frames,
         stats.len(),
         capped.substeps,

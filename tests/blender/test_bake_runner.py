@@ -28,7 +28,7 @@ def test_squeeze_warning_only_when_frames_stopped_short(addon):
     # A status.json written before the figures existed.
     assert runner.squeeze_warning({"state": "finished", "frames_done": 3}) == ""
     warning = runner.squeeze_warning({"capped_frames": 2, "worst_compression": 0.284})
-    assert warning == "2 frames left the liquid up to 28% squeezed: raise Substeps"
+    assert warning == "2 frames left the liquid up to 28% squeezed: raise Density Passes"
     one = runner.squeeze_warning({"capped_frames": 1, "worst_compression": 0.031})
     assert one.startswith("1 frame left the liquid up to 3% squeezed")
 

@@ -99,6 +99,10 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     nozzle.gloop.type = "EMITTER"
     nozzle.gloop.liquid_preset = "PAINT_RED"
     nozzle.gloop.emit_rate, nozzle.gloop.emit_frame_end = 500.0, 3
+    # The pass cap defaults to the solver's (src/scene/settings.rs) and travels as set.
+    defaults = type(scene.gloop).bl_rna.properties
+    assert defaults["max_density_iterations"].default == 100
+    scene.gloop.max_density_iterations = 250
 
     path = addon.export.export_scene(
         scene, bpy.context.evaluated_depsgraph_get(), str(tmp_path / "cache")
@@ -122,6 +126,7 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     assert data["materials"]["solids"][0]["name"] == "wood"
     # A new scene bakes with the solver's default viscosity model, in physical units.
     assert data["settings"]["viscosity_model"] == "implicit"
+    assert data["settings"]["max_density_iterations"] == 250
 
     # Rust reads the JSON and computes world bounds from mesh + motion: they must match
     # Blender's, which proves Mat4 travels column-major and the triangulation is complete.
