@@ -147,7 +147,7 @@ impl Simulation {
         // parallel loop started from outside the pool parks its caller and wakes a worker,
         // two context switches per loop, and a substep runs hundreds of small loops (each
         // density pass and CG iteration several): 26,000 switches in 8 honey-drop frames on
-        // one thread, 35 from a worker, and 12-13% less time per frame on the small demos.
+        // one thread, 35 from a worker, and 9-13% less time per frame on the small demos.
         rayon::scope(|_| self.run_substeps(cancel, &mut stats))?;
         self.frame += 1;
         self.liquid.viscous_change = Vec::new();
