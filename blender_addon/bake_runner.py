@@ -68,6 +68,8 @@ class BakeJob:
         """`options`: further keyword arguments of `gloop_core.bake` (surface meshing)."""
         self.cache_dir = cache_dir
         self.started = time.monotonic()
+        # Said before the bake starts (`validate_scene`'s warnings), and again when it ends.
+        self.scene_warnings = []
         # A stale cancel request or status from an earlier bake must not end this one.
         for stale in ("cancel", "status.json"):
             if os.path.exists(os.path.join(cache_dir, stale)):

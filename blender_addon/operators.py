@@ -47,7 +47,8 @@ def _start(operator, context, resume):
         return None
     try:
         scene_path = export.export_scene(scene, context.evaluated_depsgraph_get(), cache_dir)
-        gloop_core.validate_scene(scene_path)  # clear errors before a process is started
+        # Clear errors before a process is started, and what the bake will not give as asked.
+        warnings = gloop_core.validate_scene(scene_path)["warnings"]
     except export.ExportError as e:
         operator.report({"ERROR"}, str(e))
         return None
@@ -60,10 +61,13 @@ def _start(operator, context, resume):
     playback.ensure_liquid_object(scene)
     _hide_liquid_sources(scene)
     _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume, options=bake_options(scene))
+    _job.scene_warnings = [w[0].upper() + w[1:] for w in warnings]
+    for warning in _job.scene_warnings:
+        operator.report({"WARNING"}, warning)
     scene.gloop.is_baking = True
     scene.gloop.progress = 0.0
     scene.gloop.status_text = "Starting…"
-    scene.gloop.bake_warning = ""
+    scene.gloop.bake_warning = "; ".join(_job.scene_warnings)
     return _job
 
 
@@ -97,7 +101,8 @@ def _finish(operator, scene, job):
     state, message = job.outcome()
     _update_progress(scene, job)
     playback.load_frame(scene, scene.frame_current)
-    scene.gloop.bake_warning = bake_runner.squeeze_warning(job.status)
+    warnings = [*job.scene_warnings, bake_runner.squeeze_warning(job.status)]
+    scene.gloop.bake_warning = "; ".join(w for w in warnings if w)
     if state == "finished":
         scene.gloop.status_text = "Baked: " + scene.gloop.status_text
         if scene.gloop.bake_warning:

@@ -303,7 +303,8 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
     is_baking: BoolProperty(options={"SKIP_SAVE"})
     progress: FloatProperty(options={"SKIP_SAVE"}, min=0.0, max=1.0, subtype="FACTOR")
     status_text: StringProperty(options={"SKIP_SAVE"})
-    # Set when a bake ends with frames its density correction left squeezed.
+    # What a bake did not give as asked: liquids thinner than asked (classic viscosity), and
+    # frames its density correction left squeezed.
     bake_warning: StringProperty(options={"SKIP_SAVE"})
     playback_warning: StringProperty(get=_playback_warning, options={"SKIP_SAVE"})
 

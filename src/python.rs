@@ -172,7 +172,8 @@ fn read_surface<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDi
 /// `validate_scene(path) -> dict`: loads and validates a scene file (JSON or binary), raising
 /// GloopError with the offending object or field named. Returns a summary: `objects` (a list
 /// of dicts with `name`, `role`, `material`, `triangles`, and world-space `bounds_min` /
-/// `bounds_max` at the first frame) and the frame range.
+/// `bounds_max` at the first frame), the frame range, and `warnings`: what the bake will not
+/// give as asked (a list of sentences, usually empty).
 #[pyfunction]
 fn validate_scene<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
     let scene = py.detach(|| Scene::load(&path)).map_err(to_py)?;
@@ -206,6 +207,8 @@ fn validate_scene<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
         objects.append(o)?;
     }
     dict.set_item("objects", objects)?;
+    let warnings = crate::sim::scene_warnings(&scene).map_err(to_py)?;
+    dict.set_item("warnings", warnings)?;
     Ok(dict)
 }
 

@@ -27,6 +27,9 @@ pub fn demo(name: &str, out: &Path, args: BakeArgs) -> Result<i32> {
 }
 
 fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
+    for warning in gloop::sim::scene_warnings(scene)? {
+        println!("warning: {warning}");
+    }
     let defaults = BakeOptions::default();
     let options = BakeOptions {
         resume: args.resume,

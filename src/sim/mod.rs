@@ -24,6 +24,14 @@ use glam::Vec3;
 pub use state::{FrameStats, LiquidParticles, PassCapReport};
 pub use viscosity_implicit::profile as implicit_viscosity_profile;
 
+/// Warnings about a scene that bakes, but not as it asks: today, liquids thinner than asked
+/// under the classic viscosity model. Cheap (no particles are made), so callers check before
+/// a bake starts.
+pub fn scene_warnings(scene: &Scene) -> Result<Vec<String>> {
+    let params = Params::new(scene).map_err(GloopError::scene)?;
+    Ok(viscosity_classic::shortfall_warnings(scene, &params))
+}
+
 use crate::error::{GloopError, Result};
 use crate::geometry;
 use crate::scene::{Motion, Role, Scene, SceneObject, TriMesh};
@@ -127,12 +135,6 @@ impl Simulation {
     /// Object particle positions at the current frame.
     pub fn object_positions(&self) -> &[Vec3] {
         &self.objects.position
-    }
-
-    /// True if some liquid is more viscous than Steele's explicit exchange can represent at
-    /// this resolution and substep count (its exchange was capped).
-    pub fn viscosity_capped(&self) -> bool {
-        self.params.exchange_ceiling_hit
     }
 
     /// Advances one frame. Checks `cancel` before every substep and returns

@@ -41,8 +41,9 @@ pub struct Params {
     pub liquid_mass: Vec<f32>,
     /// Steele's exchange rate v (1/s) of each liquid, after the stability ceiling.
     pub exchange_rate: Vec<f32>,
-    /// True if some liquid asked for more viscosity than the explicit exchange can give.
-    pub exchange_ceiling_hit: bool,
+    /// Share of each liquid's requested viscosity that Steele's explicit exchange gives at
+    /// this resolution and time step: 1 unless the exchange was capped at its ceiling.
+    pub exchange_achieved: Vec<f32>,
     /// Friction of each adhesion-matrix entry that is a solid: fraction lost per 1/30 s.
     pub friction: Vec<f32>,
     pub density_tolerance: f32,
@@ -59,7 +60,7 @@ impl Params {
         let density_kernel = DensityKernel::new(r);
         let adhesion = AdhesionMatrix::from_materials(&scene.materials)?;
         let mean_d2 = kernels::lattice_mean_square_distance(&viscosity_kernel, r);
-        let mut exchange_ceiling_hit = false;
+        let mut exchange_achieved = Vec::new();
         let exchange_rate = scene
             .materials
             .liquids
@@ -68,9 +69,11 @@ impl Params {
                 let nu = l.viscosity / l.density;
                 let wanted = 6.0 * nu / mean_d2;
                 let ceiling = CLASSIC_EXCHANGE_CEILING / dt;
-                if wanted > ceiling {
-                    exchange_ceiling_hit = true;
-                }
+                exchange_achieved.push(if wanted > ceiling {
+                    ceiling / wanted
+                } else {
+                    1.0
+                });
                 wanted.min(ceiling)
             })
             .collect();
@@ -111,7 +114,7 @@ impl Params {
                 .map(|l| l.density * (2.0 * r).powi(3))
                 .collect(),
             exchange_rate,
-            exchange_ceiling_hit,
+            exchange_achieved,
             adhesion,
             friction,
             density_tolerance: s.density_tolerance,

@@ -82,6 +82,20 @@ def test_bake_through_the_operator_fills_the_cache_and_plays_back(honey_scene):
     assert end[:, 2].mean() < start[:, 2].mean() - 0.01
 
 
+def test_a_classic_honey_bake_says_it_is_thinner_than_asked(honey_scene):
+    scene = honey_scene
+    scene.frame_end = 2
+    scene.gloop.viscosity_model = "classic"
+    assert bpy.ops.gloop.bake() == {"FINISHED"}
+    # Said when the bake starts and kept in the panel when it ends.
+    assert scene.gloop.bake_warning.startswith(
+        "The classic viscosity model gives liquid 'honey' only"
+    ), scene.gloop.bake_warning
+    scene.gloop.viscosity_model = "implicit"
+    assert bpy.ops.gloop.bake() == {"FINISHED"}
+    assert scene.gloop.bake_warning == ""
+
+
 @pytest.mark.parametrize("surface", [True, False], ids=["surface", "particles"])
 def test_baked_liquid_renders_in_cycles(honey_scene, tmp_path, surface):
     scene = honey_scene
