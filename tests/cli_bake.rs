@@ -1,11 +1,12 @@
 //! The `gloop` binary end to end: bakes are bit-identical whatever the thread count, `info`
 //! describes the cache, `demo` bakes a built-in scene.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod bake_support;
 use bake_support::{particle_files, snapshot, tiny_scene};
+use gloop::scene::{Scene, ViscosityModel};
 
 fn gloop(args: &[&str], threads: Option<&str>) -> (i32, String, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_gloop"));
@@ -117,31 +118,61 @@ fn no_surface_then_mesh_later() {
     assert!(stdout.contains("surface files: 2 (2..3)"), "{stdout}");
 }
 
+/// Bakes `tiny_scene(frames)`, changed by `change`, from `work/{name}.json` into
+/// `work/cache_{name}`; the run must succeed. Returns its stdout and the cache folder.
+fn bake_tiny(
+    work: &Path,
+    name: &str,
+    frames: i32,
+    change: impl FnOnce(&mut Scene),
+) -> (String, PathBuf) {
+    let mut scene = tiny_scene(frames);
+    change(&mut scene);
+    let path = work.join(format!("{name}.json"));
+    scene.save(&path).unwrap();
+    let out = work.join(format!("cache_{name}"));
+    let (code, stdout, stderr) = gloop(&["bake", s(&path), "--out", s(&out)], None);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    (stdout, out)
+}
+
 /// A bake whose density correction keeps stopping at its pass cap says so when it finishes,
 /// and one that always reaches the tolerance says nothing.
 #[test]
 fn bake_reports_substeps_stopped_at_the_pass_cap() {
     let work = tempfile::tempdir().unwrap();
+    let tolerance = tiny_scene(8).settings.density_tolerance;
     let bake_with_cap = |cap: u32| {
-        let mut scene = tiny_scene(8);
-        scene.settings.max_density_iterations = cap;
-        let path = work.path().join(format!("cap{cap}.json"));
-        scene.save(&path).unwrap();
-        let out = work.path().join(format!("cache{cap}"));
-        let (code, stdout, stderr) = gloop(&["bake", s(&path), "--out", s(&out)], None);
-        assert_eq!(code, 0, "{stdout}{stderr}");
+        let (stdout, out) = bake_tiny(work.path(), &format!("cap{cap}"), 8, |scene| {
+            scene.settings.max_density_iterations = cap
+        });
         // The add-on reads the same figures from status.json.
         let status = gloop::cache::Status::read(&out.join("status.json")).unwrap();
-        (stdout, status, scene.settings.density_tolerance)
+        (stdout, status)
     };
-    let (stdout, status, tolerance) = bake_with_cap(1);
+    let (stdout, status) = bake_with_cap(1);
     assert!(
         stdout.contains("stopped at its pass cap (max_density_iterations = 1)"),
         "{stdout}"
     );
     assert!(status.capped_frames > 0, "{status:?}");
     assert!(status.worst_compression > tolerance, "{status:?}");
-    let (stdout, status, _) = bake_with_cap(500);
+    let (stdout, status) = bake_with_cap(500);
     assert!(!stdout.contains("pass cap"), "{stdout}");
     assert_eq!((status.capped_frames, status.worst_compression), (0, 0.0));
+}
+
+/// Under the classic viscosity model the honey gets a fraction of its viscosity: the bake
+/// says so before anything else (`tests/viscosity_classic_warning.rs` checks the figure).
+#[test]
+fn bake_warns_first_when_classic_viscosity_falls_short() {
+    let work = tempfile::tempdir().unwrap();
+    let model = |m| move |scene: &mut Scene| scene.settings.viscosity_model = m;
+    let (classic, _) = bake_tiny(work.path(), "classic", 1, model(ViscosityModel::Classic));
+    assert!(
+        classic.starts_with("warning: the classic viscosity model gives liquid 'honey' only"),
+        "{classic}"
+    );
+    let (implicit, _) = bake_tiny(work.path(), "implicit", 1, model(ViscosityModel::Implicit));
+    assert!(!implicit.contains("warning"), "{implicit}");
 }

@@ -1,7 +1,6 @@
 //! The classic (explicit) viscosity model cannot reach a thick liquid's viscosity at fine
-//! resolution: a bake says so before it starts, naming the liquid and how much it gets.
-use std::path::Path;
-use std::process::Command;
+//! resolution: a bake says so before it starts, naming the liquid and how much it gets
+//! (`tests/cli_bake.rs` checks that `gloop bake` prints it).
 
 use gloop::scene::{presets, ViscosityModel};
 use gloop::sim::scene_warnings;
@@ -44,32 +43,4 @@ fn classic_honey_is_reported_thinner_than_asked_and_by_how_much() {
     let mut implicit = tiny_scene(2);
     implicit.settings.viscosity_model = ViscosityModel::Implicit;
     assert_eq!(scene_warnings(&implicit).unwrap(), Vec::<String>::new());
-}
-
-#[test]
-fn gloop_bake_prints_the_warning_first() {
-    let work = tempfile::tempdir().unwrap();
-    let bake = |model: ViscosityModel| {
-        let mut scene = tiny_scene(1);
-        scene.settings.viscosity_model = model;
-        let path = work.path().join(format!("{model:?}.json"));
-        scene.save(&path).unwrap();
-        let out = work.path().join(format!("cache_{model:?}"));
-        let run = Command::new(env!("CARGO_BIN_EXE_gloop"))
-            .args(["bake", s(&path), "--out", s(&out), "--no-surface"])
-            .output()
-            .unwrap();
-        assert!(run.status.success(), "{run:?}");
-        String::from_utf8(run.stdout).unwrap()
-    };
-    let classic = bake(ViscosityModel::Classic);
-    assert!(
-        classic.starts_with("warning: the classic viscosity model gives liquid 'honey' only"),
-        "{classic}"
-    );
-    assert!(!bake(ViscosityModel::Implicit).contains("warning"));
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
