@@ -60,23 +60,17 @@ impl Params {
         let density_kernel = DensityKernel::new(r);
         let adhesion = AdhesionMatrix::from_materials(&scene.materials)?;
         let mean_d2 = kernels::lattice_mean_square_distance(&viscosity_kernel, r);
-        let mut exchange_achieved = Vec::new();
-        let exchange_rate = scene
+        // Steele's exchange rate for each liquid's kinematic viscosity, and the most the
+        // explicit exchange can take in one substep.
+        let wanted: Vec<f32> = scene
             .materials
             .liquids
             .iter()
-            .map(|l| {
-                let nu = l.viscosity / l.density;
-                let wanted = 6.0 * nu / mean_d2;
-                let ceiling = CLASSIC_EXCHANGE_CEILING / dt;
-                exchange_achieved.push(if wanted > ceiling {
-                    ceiling / wanted
-                } else {
-                    1.0
-                });
-                wanted.min(ceiling)
-            })
+            .map(|l| 6.0 * (l.viscosity / l.density) / mean_d2)
             .collect();
+        let ceiling = CLASSIC_EXCHANGE_CEILING / dt;
+        let exchange_rate = wanted.iter().map(|w| w.min(ceiling)).collect();
+        let exchange_achieved = wanted.iter().map(|w| (ceiling / w).min(1.0)).collect();
         let nl = scene.materials.liquids.len();
         let mut friction = vec![0.0; adhesion.size];
         for (k, solid) in scene.materials.solids.iter().enumerate() {
