@@ -92,6 +92,23 @@
 //!   over the 10 s window (limit 0.5%). Replaying the whole displacement instead made the
 //!   column climb (RMS speed 1.4e-2 m/s), and carrying multipliers instead of displacements,
 //!   with or without a projected give-back, 3.1–3.6e-2.
+//! - Two coarse-grid solves (branch `experiment/coarse-poisson`, cells of two lattice
+//!   spacings, walls as closed faces, empty cells as the free surface), so that a column's
+//!   lift is solved at once instead of carried a kernel radius per pass:
+//!   - a Poisson lift before the passes: the compression splatted trilinearly onto the cells,
+//!     −∇²ψ = e, every particle moved by −∇ψ interpolated at it. Half of that displacement
+//!     cut the fan's passes 15.0 → 9.9 per substep, but the lift itself (a splat and an
+//!     interpolation of 8 cells per particle) cost what it saved: fan 2.01 → 1.98–2.05
+//!     s/frame, honey drop 0.247 → 0.26–0.27, heap 294 → 314 B/particle (`gloop bench`, two
+//!     rounds). The resting tank ran 9.9 → 8.0 s but jittered more, median frame 1.0e-3 →
+//!     1.5e-3 m/s (worst 4.5e-3); the whole lift 3.1e-3; cell means without the splat jump
+//!     as particles change cell, 3.7–6.5e-3; a cell's positive parts alone (rather than its
+//!     mean) read a tank at rest as compressed and inflated it 0.8–4.8%.
+//!   - a pressure projection of the velocities before the moves, as FLIP does (MAC faces,
+//!     the particles taking the grid's change): it cancels a resting column's g·δt in the mean
+//!     (−0.105 → −0.0004 m/s), but at two particles per cell and axis the interpolation
+//!     leaves each particle 0.8–1.2e-2 m/s of its own, ten times the limit: median frame
+//!     4.7e-3, volume drift 5%.
 //!
 //! Where a resting tank's residual speed (`gloop validate rest-tank`, ~1e-3 m/s against a limit
 //! of 8.9e-4) comes from, measured with per-substep probes on its 800 particles:
