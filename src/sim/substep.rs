@@ -33,6 +33,7 @@ use crate::scene::{Scene, ViscosityModel};
 /// Advances the liquid by one substep, from fractional frame `start` to `end`. `carried`
 /// holds the previous substep's neighbour lists within a frame (None at a frame's start); it
 /// is left holding this substep's lists when they are still valid for the next one.
+/// `already_viscous`: the velocities have had the implicit viscosity applied (a frame's end).
 #[allow(clippy::too_many_arguments)]
 pub fn substep(
     scene: &Scene,
@@ -42,6 +43,7 @@ pub fn substep(
     emitters: &[Emitter],
     start: f64,
     end: f64,
+    already_viscous: bool,
     carried: &mut Option<Neighbourhoods>,
     stats: &mut FrameStats,
 ) {
@@ -72,10 +74,21 @@ pub fn substep(
     stats.neighbour_pairs += 2 * lists.near.list.pair_count() + lists.objects.pair_count();
 
     // Moves: the substep's impulse, then M translations with contacts resolved after each.
+    // A frame's first substep after the scene's first frame starts from velocities the
+    // implicit viscosity has already been applied to (`Simulation::viscous_frame_end`): its
+    // solve takes the impulse apart.
     moves::accelerate(liquid, &acceleration, p.dt);
-    // Nothing per particle that the viscosity solve does not need is held across it: the
-    // solve is the substep's memory peak.
-    drop(acceleration);
+    let impulse = if model == ViscosityModel::Implicit && already_viscous {
+        for a in &mut acceleration {
+            *a *= p.dt;
+        }
+        Some(acceleration)
+    } else {
+        // Nothing per particle that the viscosity solve does not need is held across it: the
+        // solve is the substep's memory peak.
+        drop(acceleration);
+        None
+    };
     if model == ViscosityModel::Implicit {
         // Viscosity acts on the velocities the substep's forces produced (backward Euler), so
         // forces and viscosity are integrated together.
@@ -84,8 +97,9 @@ pub fn substep(
         // over three perturbed runs. But the cohesion's impulse then reaches the moves
         // undamped and compresses the liquid: the honey drop needed 8.7 → 12 passes per
         // substep and ran 40-50% slower, and a cohesive spinning blob gained 34% of its
-        // angular momentum per second (4.6% in this order). See density.rs on the jitter.)
-        viscosity_implicit::apply(scene, p, liquid, objects, &mut lists);
+        // angular momentum per second (4.6% in this order). Only a frame's last velocities
+        // get that smoothing, `Simulation::viscous_frame_end`; see density.rs on the jitter.)
+        viscosity_implicit::apply(scene, p, liquid, objects, &mut lists, impulse);
     }
     let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
     let dt_move = p.dt / p.moves as f32;

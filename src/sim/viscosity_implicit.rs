@@ -18,8 +18,11 @@
 //! same accuracy as from a cold start (a fraction of the residual at v*), so the warm guess
 //! saves iterations: about a fifth of them on the fan demo and on a 100k honey block. The change
 //! is carried within a frame only (`LiquidParticles::viscous_change`); the first substep of a
-//! frame starts from v*, so a resumed bake, which starts from a frame file, stays
-//! bit-identical.
+//! frame starts cold, so a resumed bake, which starts from a frame file, stays bit-identical.
+//!
+//! A frame's end velocities are solved too (`Simulation::viscous_frame_end`), so that frame
+//! files hold velocities without the density correction's jitter; the next frame's first
+//! substep then solves only its impulse (`apply`'s `impulse`).
 //!
 //! Two details make the numbers right:
 //! - Calibration: at support 2 lattice spacings the cubic spline is sampled by only three
@@ -301,12 +304,19 @@ pub fn profile() -> (std::time::Duration, u64) {
 
 /// Replaces the liquid velocities v* (after the substep's impulse) by the solution of
 /// (M − δt K) v = M v*. Returns the CG iterations used.
+///
+/// With `impulse` given, v* is velocities this viscosity was already applied to (with the
+/// walls moving as they were then) plus that impulse, and only the impulse is solved for:
+/// A Δ = M·impulse (A = M − δt K, the walls at rest), so that v = v* − impulse + Δ, which
+/// is the whole solve's answer because A is linear. (`Simulation::viscous_frame_end` solves
+/// a frame's end velocities; the next frame's first substep adds only its impulse.)
 pub fn apply(
     scene: &Scene,
     p: &Params,
     liquid: &mut LiquidParticles,
     objects: &ObjectParticles,
     lists: &mut Neighbourhoods,
+    impulse: Option<Vec<Vec3>>,
 ) -> u32 {
     let started = Instant::now();
     let mu: Vec<f32> = scene
@@ -331,17 +341,32 @@ pub fn apply(
         .copied();
     let mass = |i: usize| shared_mass.unwrap_or_else(|| p.liquid_mass[material[i] as usize]);
     let v_star = &liquid.velocity;
-    // The walls' velocities are known: their part of the operator moves to the right side.
-    let b: Vec<Vec3> = (0..liquid.len())
-        .into_par_iter()
-        .map(|i| v_star[i] * mass(i) - couplings.wall_sum(i, Vec3::ZERO))
-        .collect();
     let operator = |v: &[Vec3], out: &mut [Vec3]| {
         out.par_iter_mut().enumerate().for_each(|(i, o)| {
             *o = mass(i) * v[i] + couplings.pair_sum(i, v) + couplings.wall_drag(i, v[i])
         });
     };
-    let (mut v, cold_residual) = warm_guess(&operator, &b, v_star, previous_change);
+    // The system's right side, the starting guess and the scale of CG's tolerance.
+    let walls_move = impulse.is_none();
+    let (b, mut v, cold_residual) = match impulse {
+        None => {
+            // The walls' velocities are known: their part of the operator moves to the right.
+            let b: Vec<Vec3> = (0..v_star.len())
+                .into_par_iter()
+                .map(|i| v_star[i] * mass(i) - couplings.wall_sum(i, Vec3::ZERO))
+                .collect();
+            let (v, cold_residual) = warm_guess(&operator, &b, v_star, previous_change);
+            (b, v, cold_residual)
+        }
+        // The impulse itself is the guess (as v* is for a whole solve), in the same memory.
+        Some(impulse) => {
+            let b: Vec<Vec3> = (0..impulse.len())
+                .into_par_iter()
+                .map(|i| impulse[i] * mass(i))
+                .collect();
+            (b, impulse, None)
+        }
+    };
     let outcome = cg::solve(
         operator,
         &couplings.inverse_diagonal(mass),
@@ -352,15 +377,27 @@ pub fn apply(
         MAX_ITERATIONS,
     );
     // The solved velocity's force, applied as antisymmetric pair terms (exact conservation).
-    let updated: Vec<Vec3> = (0..liquid.len())
+    let updated: Vec<Vec3> = (0..v_star.len())
         .into_par_iter()
-        .map(|i| v_star[i] - (couplings.pair_sum(i, &v) + couplings.wall_sum(i, v[i])) / mass(i))
+        .map(|i| {
+            let walls = if walls_move {
+                couplings.wall_sum(i, v[i])
+            } else {
+                couplings.wall_drag(i, v[i])
+            };
+            v_star[i] - (couplings.pair_sum(i, &v) + walls) / mass(i)
+        })
         .collect();
     // The next guess is CG's own solution, not the conservative update: that one differs from
     // it by M⁻¹ times the residual, which the stiff operator amplifies back into a residual
-    // far above the tolerance.
-    v.par_iter_mut().zip(v_star).for_each(|(v, s)| *v -= *s);
-    liquid.viscous_change = v;
+    // far above the tolerance. (After an impulse's solve there is no such change to hand
+    // on: the impulse it would be measured from was the solve's memory.)
+    if walls_move {
+        v.par_iter_mut()
+            .zip(v_star.par_iter())
+            .for_each(|(v, s)| *v -= *s);
+        liquid.viscous_change = v;
+    }
     liquid.velocity = updated;
     SOLVE_NANOS.fetch_add(started.elapsed().as_nanos() as u64, Ordering::Relaxed);
     SOLVE_ITERATIONS.fetch_add(outcome.iterations as u64, Ordering::Relaxed);
