@@ -1,5 +1,6 @@
 //! Iterative density correction (Steele et al. 2004, "Volume Preservation").
-//! Obstacle particles count towards density (see `OBSTACLE_DENSITY_WEIGHT`) but never move.
+//! Obstacle particles count towards density (see `OBSTACLE_DENSITY_WEIGHT`) and push the
+//! liquid away from them, but never move.
 //!
 //! ρ_i = Σ_j w(d_ij) over liquid neighbours, with w Steele's linear ramp and ρ0 the value in
 //! the initial 2r lattice. A compressed particle pushes its neighbours apart along the lines
@@ -110,32 +111,41 @@
 //!     leaves each particle 0.8–1.2e-2 m/s of its own, ten times the limit: median frame
 //!     4.7e-3, volume drift 5%.
 //!
-//! Where a resting tank's residual speed (`gloop validate rest-tank`, ~1e-3 m/s against a limit
-//! of 8.9e-4) comes from, measured with per-substep probes on its 800 particles:
-//! - It is the correction's own displacement noise, δx/δt with δx ~ 1e-5 m (0.1% of the
-//!   spacing), spread evenly over the layers and mostly horizontal. Each substep gravity sinks
-//!   the liquid by g·δt² (0.1 spacing) into the floor and the passes lift it back; the next
-//!   substep's viscosity solve damps what that leaves in the velocities, but a frame ends
-//!   with it undamped. Positions move less: frame to frame, the sorted heights move at
-//!   ~3e-4 m/s.
-//! - It grows with the work the passes do per substep, which is the column's height in
-//!   layers: at r = 2.5 mm the same 8 cm of honey is 16 layers, and its median frame's RMS
-//!   speed is 5.7e-3 m/s (it held within the 1% tolerance at the pass cap of 100; at the
+//! How a resting tank comes to rest (`gloop validate rest-tank`: RMS speed in every frame
+//! under 1e-3·√(gH), 8.9e-4 m/s for its 8 cm of honey). Three things together, each
+//! measured at r = 5 mm and at r ± 0.6% (`examples/rest_probe.rs`; the worst frame over
+//! 10 s at the three radii):
+//! - The implicit viscosity acts on the velocities a frame ends with
+//!   (`Simulation::viscous_frame_end`). A substep's velocities are what its particles did,
+//!   and the passes' displacements are in them: 1e-5 m per substep (0.1% of the spacing),
+//!   mostly sideways, 1e-3 m/s. The next substep's solve damps them before anything moves,
+//!   but a frame used to end with them undamped. Median frame 1.0e-3 → 1.5-3e-4 m/s, but
+//!   the worst frames stayed at 1.0-1.4e-3.
+//! - The last pass is cut at the tolerance (`correct`). In those worst frames the RMS speed
+//!   was the liquid's mean vertical velocity, ±7e-4 m/s from substep to substep with the
+//!   pass count (14, 15, 14, ...): each substep gravity sinks the liquid g·δt² (0.1
+//!   spacing) into the floor and the passes lift it back, and a whole pass more lifted the
+//!   column by 1e-5 m, however little of it was needed. Without the cut (and with the rest
+//!   of this list) the worst frames were 1.0-1.7e-3.
+//! - The walls push the liquid in the passes (`pass`). A wall's weight in a particle's
+//!   density used to enlarge only its step, whose pushes on its liquid neighbours drove the
+//!   particle itself into the wall, to be sent back by the stops and the adhesion: one
+//!   particle against a wall shuttled at 2e-2 m/s for seconds, a frame's RMS 1.2e-3 alone.
+//!
+//! Together, at seven radii from r − 2% to r + 2%: worst frames 3.9-7.4e-4 m/s (limits
+//! 8.8-8.9e-4), median frames 1.2-2.0e-4. Before: 3.25e-3 (median 1.0e-3).
+//!
+//! Tried on the way, and not the cause (median frame's RMS speed before the above, 1.0e-3):
+//! - The noise grows with the work the passes do per substep, which is the column's height
+//!   in layers: at r = 2.5 mm the same 8 cm of honey is 16 layers, and its median frame's
+//!   RMS speed was 5.7e-3 m/s (within the 1% tolerance at the pass cap of 100; at the
 //!   former 30 it ended each substep at the cap, 3.3% compressed, 6.5e-3); a 30-layer
 //!   column at r = 5 mm (cap 30), 3.4% and 4.3e-3.
-//! - On top of it the column's mean vertical velocity alternates ±7e-4 m/s from one substep
-//!   to the next, with the pass count (17, 18, 17, ...): the floor's stops give the column
-//!   a little more lift in a substep with one pass more. Stopping the last pass at the point
-//!   that lands exactly on the tolerance (interpolated) removed the alternation while the
-//!   pass count held, but a change of pass count then jolted the tank (RMS 5e-3).
-//! - Not the cause (median frame's RMS speed over the whole run, 1.0e-3 as it stands): fixed
-//!   pass counts (18, 24), momentum 0 or 0.25, tolerance 0.5% (all 0.8-1.5e-3); a tighter
-//!   viscosity solve (CG tolerance 1e-5: 1.3e-3; a looser 1e-2 is worse, 5e-3); walls that
-//!   push the liquid within the passes, as boundary particles do in position-based fluids,
-//!   instead of only stopping it (1.2e-3). A smaller contact distance makes it worse (1.9r:
-//!   1.9e-3, r: 2.8e-3). More substeps do not help either: at 8 per frame the median frame
-//!   was 0.93e-3 and the worst 4.3e-3 (3.2e-3 at 4), so the noise does not scale with the
-//!   g·δt² sink that the passes undo.
+//! - Fixed pass counts (18, 24), momentum 0 or 0.25, tolerance 0.5% (all 0.8-1.5e-3); a
+//!   tighter viscosity solve (CG tolerance 1e-5: 1.3e-3; a looser 1e-2 is worse, 5e-3); the
+//!   walls' push alone (1.2e-3). A smaller contact distance makes it worse (1.9r: 1.9e-3,
+//!   r: 2.8e-3). More substeps do not help either: at 8 per frame the median frame was
+//!   0.93e-3 and the worst 4.3e-3 (3.2e-3 at 4).
 //! - A divergence pass on the velocities after they are taken from the motion, as DFSPH
 //!   follows its density solve with one: the same pushes as here, on the compression rate
 //!   Σ_j |w'|·x̂_ij·(v_j − v_i) (walls at their velocities), to a tenth of the tolerance per
@@ -148,21 +158,12 @@
 //!   (x_end = x_start + v·δt, so corrections central at the start positions exert no
 //!   torque): the cohesive spinning blob's 4.6%/s gain became 0. But the resting tank
 //!   doubled its jitter (median 2.5e-3 m/s), so it was not adopted.
-//! - What works is viscosity after the correction (see substep.rs), at a cost of 40-50% more
-//!   time on the honey drop. The viscous step is linear, so it can also be split without
-//!   changing the trajectory: S(v_end) at a frame's end, then only the next impulse's share
-//!   at the next substep. Measured by applying it to the velocities a frame ends with (four
-//!   runs, r perturbed by ±0.6%): the median frame's RMS speed fell 1.0–1.2e-3 → 1.8–2.4e-4
-//!   and the 90th percentile to 4–7e-4, but the worst frame stayed at 1.0–1.3e-3, over the
-//!   limit, so the restaging (one more solve per frame) was not built. In those worst frames
-//!   the RMS speed is almost all the liquid's mean vertical velocity (±6–9e-4 m/s): the
-//!   two-substep cycle above, which the viscous step leaves (it only damps motion relative
-//!   to neighbours and walls). Passing would take both: the restaging and an end to the
-//!   cycle. (Forcing at least 18 passes, which ends the pass count's alternation, made the
-//!   worst frames worse with the restaging, 2.2–2.5e-3: passes past the tolerance lift the
-//!   column further, and its mean vertical velocity reached 2e-3.) Smoothing only the
-//!   correction's share of the velocity does not work: that share is what holds the liquid
-//!   up (zero at the floor, g·δt above), and smoothing it let the tank sink at 7 cm/s.
+//! - Solving the viscosity after the correction in every substep (see substep.rs) also
+//!   damps the jitter, but costs 40-50% more time on the honey drop. Forcing at least 18
+//!   passes, which ends the pass count's alternation, made the worst frames worse (2.2-2.5e-3:
+//!   passes past the tolerance lift the column further). Smoothing only the correction's
+//!   share of the velocity does not work: that share is what holds the liquid up (zero at
+//!   the floor, g·δt above), and smoothing it let the tank sink at 7 cm/s.
 
 use glam::Vec3;
 use rayon::prelude::*;
@@ -291,6 +292,18 @@ pub fn pass(
                 let d = p.space.delta(xi, positions[j]);
                 dx += d * (s * w.slope_over_distance_sq(d.length_squared()));
             });
+            // The walls in i's density push i away from them, as boundary particles do in
+            // position-based fluids. Without this a wall's weight only enlarged i's step,
+            // whose pushes on its liquid neighbours drove i itself into the wall, where
+            // the stops and the adhesion's repulsion sent it back: a particle against a
+            // wall could shuttle at 1-2 cm/s for seconds without going anywhere.
+            if step[i] > 0.0 {
+                each_neighbour!(k in lists.objects.of(i) => {
+                    let d = p.space.delta(xi, objects.position[k as usize]);
+                    let s = OBSTACLE_DENSITY_WEIGHT * step[i];
+                    dx += d * (s * w.slope_over_distance_sq(d.length_squared()));
+                });
+            }
             dx.clamp_length_max(limit)
         })
         .collect();
@@ -301,6 +314,12 @@ pub fn pass(
 }
 
 /// Corrects until the largest compression is within tolerance (or the iteration cap).
+///
+/// The last pass is taken only as far as it is needed (`cut_last_pass`). A whole last pass
+/// lifts all the liquid it holds up, however little it was needed, so a resting tank whose
+/// passes stopped one short or one over from substep to substep rose and sank by 1e-5 m
+/// (±1e-3 m/s) with the pass count; cut at the tolerance, one pass more or less changes the
+/// end state continuously.
 pub fn correct(
     p: &Params,
     liquid: &mut LiquidParticles,
@@ -314,14 +333,29 @@ pub fn correct(
         pairs_visited: 0,
     };
     let mut momentum = Momentum::default();
+    // The displacements before the last pass, and the largest compression then.
+    let mut before_last_pass: Option<(Vec<Vec3>, f32)> = None;
     loop {
         lists.refresh_for_density(p, &liquid.position);
+        let before = moved.to_vec();
         let max_error = pass(p, liquid, moved, objects, lists, &mut momentum);
         outcome.max_error = max_error;
         outcome.pairs_visited += lists.near.list.pair_count();
         if max_error <= p.density_tolerance {
+            if let Some((before, error_before)) = before_last_pass {
+                let last = LastPass {
+                    before,
+                    after: moved.to_vec(),
+                    error_before,
+                    error_after: max_error,
+                };
+                let (error, measures) = cut_last_pass(p, liquid, moved, objects, lists, last);
+                outcome.max_error = error;
+                outcome.pairs_visited += measures as u64 * lists.near.list.pair_count();
+            }
             return outcome;
         }
+        before_last_pass = Some((before, max_error));
         outcome.iterations += 1;
         // The pass knows nothing of obstacles' hardness: they have the last word.
         moves::stop_at_obstacles(p, liquid, moved, objects, lists);
@@ -329,4 +363,81 @@ pub fn correct(
             return outcome;
         }
     }
+}
+
+/// The last pass's displacements from `before` to `after`, and the largest compression at
+/// either end (above the tolerance before, within it after).
+struct LastPass {
+    before: Vec<Vec3>,
+    after: Vec<Vec3>,
+    error_before: f32,
+    error_after: f32,
+}
+
+/// Measurements `cut_last_pass` may spend on finding the cut, where it aims (as a fraction
+/// of the tolerance), and the least compression it accepts (the further under the
+/// tolerance the cut lands, the more of the pass's lift it keeps).
+const CUT_ATTEMPTS: u32 = 3;
+const CUT_AIM: f32 = 0.995;
+const CUT_ACCEPT: f32 = 0.99;
+
+/// Moves the liquid, which stands at the end of its last pass, back along that pass to where
+/// the largest compression meets the tolerance. The point is found by false position on
+/// the compression measured along the pass, aiming just under the tolerance; it ends at the
+/// first measurement within [`CUT_ACCEPT`, 1] of the tolerance, or else at the earliest
+/// point measured within it (the whole pass at worst). Returns the largest compression where
+/// the liquid ends and the measurements made.
+///
+/// (The positions stay clear of obstacles: they lie between two placements the stops have
+/// checked, and an obstacle's surface is flat at the scale of one pass.)
+fn cut_last_pass(
+    p: &Params,
+    liquid: &mut LiquidParticles,
+    moved: &mut [Vec3],
+    objects: &ObjectParticles,
+    lists: &Neighbourhoods,
+    pass: LastPass,
+) -> (f32, u32) {
+    let tolerance = p.density_tolerance;
+    let aim = CUT_AIM * tolerance;
+    // Fractions of the pass: `over` leaves the liquid too compressed, `within` does not;
+    // the liquid stands at `at`.
+    let (mut over, mut error_over) = (0.0f32, pass.error_before);
+    let (mut within, mut error_within) = (1.0f32, pass.error_after);
+    let mut at = 1.0f32;
+    let mut measures = 0;
+    while measures < CUT_ATTEMPTS && error_within < CUT_ACCEPT * tolerance {
+        let next = over + (error_over - aim) / (error_over - error_within) * (within - over);
+        if !(next > over && next < within) {
+            break;
+        }
+        slide_along(liquid, moved, &pass, next - at);
+        at = next;
+        let error = measure(p, liquid, objects, lists).0;
+        measures += 1;
+        if error > tolerance {
+            (over, error_over) = (next, error);
+        } else {
+            (within, error_within) = (next, error);
+        }
+    }
+    slide_along(liquid, moved, &pass, within - at);
+    (error_within, measures)
+}
+
+/// Moves every particle by `fraction` of its displacement over the last pass.
+fn slide_along(liquid: &mut LiquidParticles, moved: &mut [Vec3], pass: &LastPass, fraction: f32) {
+    if fraction == 0.0 {
+        return;
+    }
+    liquid
+        .position
+        .par_iter_mut()
+        .zip(moved.par_iter_mut())
+        .zip(pass.before.par_iter().zip(pass.after.par_iter()))
+        .for_each(|((x, m), (before, after))| {
+            let d = (*after - *before) * fraction;
+            *x += d;
+            *m += d;
+        });
 }
