@@ -213,7 +213,11 @@ impl Simulation {
     /// median frame 1.0e-3 → 1.5e-4 m/s (density.rs has the whole story). It costs one solve
     /// per frame, and the frame's second substep loses its warm start (an impulse's solve
     /// leaves no change to start from): on 12 honey-drop frames 1,079 → 1,564 CG iterations,
-    /// 0.79 → 1.11 s.
+    /// 0.79 → 1.11 s. Warm starts tried for these two solves did not pay: the last substep's
+    /// change as the guess here (1,649 iterations), the velocities the last moves used
+    /// (1,571), and for the second substep the impulse's change recovered from CG's final
+    /// residual (1,508, but the trajectory's small change cost more density passes than that
+    /// saved).
     fn viscous_frame_end(&mut self, lists: Option<Neighbourhoods>) {
         let mut lists = lists.unwrap_or_else(|| {
             let grid = self.objects.grid(&self.params);
