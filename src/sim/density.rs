@@ -333,19 +333,26 @@ pub fn correct(
         pairs_visited: 0,
     };
     let mut momentum = Momentum::default();
-    // The displacements before the last pass, and the largest compression then.
-    let mut before_last_pass: Option<(Vec<Vec3>, f32)> = None;
+    // The displacements before this pass and before the last one that moved the liquid (two
+    // buffers, swapped, rather than a copy allocated per pass), and the largest compression
+    // then.
+    let mut before_this_pass = Vec::with_capacity(moved.len());
+    let mut before_last_pass = Vec::with_capacity(moved.len());
+    let mut error_before_last_pass = None;
     loop {
         lists.refresh_for_density(p, &liquid.position);
-        let before = moved.to_vec();
+        before_this_pass.clear();
+        before_this_pass.extend_from_slice(moved);
         let max_error = pass(p, liquid, moved, objects, lists, &mut momentum);
         outcome.max_error = max_error;
         outcome.pairs_visited += lists.near.list.pair_count();
         if max_error <= p.density_tolerance {
-            if let Some((before, error_before)) = before_last_pass {
+            if let Some(error_before) = error_before_last_pass {
+                // This pass measured and did not move: the liquid stands where the last one
+                // (and its stops) left it.
                 let last = LastPass {
-                    before,
-                    after: moved.to_vec(),
+                    before: before_last_pass,
+                    after: before_this_pass,
                     error_before,
                     error_after: max_error,
                 };
@@ -355,7 +362,8 @@ pub fn correct(
             }
             return outcome;
         }
-        before_last_pass = Some((before, max_error));
+        std::mem::swap(&mut before_this_pass, &mut before_last_pass);
+        error_before_last_pass = Some(max_error);
         outcome.iterations += 1;
         // The pass knows nothing of obstacles' hardness: they have the last word.
         moves::stop_at_obstacles(p, liquid, moved, objects, lists);
