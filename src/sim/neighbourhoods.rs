@@ -24,7 +24,6 @@ use std::sync::Arc;
 
 use glam::{DVec3, Vec3};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 
 use super::neighbours::{CellGrid, NeighbourList, Space};
 use super::params::Params;
@@ -86,27 +85,8 @@ impl LiquidPairs {
             *self = LiquidPairs::build(space, liquid, self.reach);
             return;
         }
-        let grid = CellGrid::build(liquid, self.reach, space);
-        let replaced: Vec<(u32, Vec<u32>)> = movers
-            .par_iter()
-            .map(|&m| {
-                (
-                    m,
-                    grid.points_near(liquid, liquid[m as usize], self.reach, Some(m)),
-                )
-            })
-            .collect();
-        // The movers join the lists of the particles they came near.
-        let mut incoming: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-        for (m, near) in &replaced {
-            for &j in near {
-                if movers.binary_search(&j).is_err() && !self.list.of(j as usize).contains(*m) {
-                    incoming.entry(j).or_default().push(*m);
-                }
-            }
-        }
-        let mut added: Vec<(u32, Vec<u32>)> = incoming.into_iter().collect();
-        added.sort_unstable_by_key(|(j, _)| *j);
+        let replaced = search_around(space, liquid, &movers, self.reach);
+        let added = joined(&self.list, &movers, &replaced);
         self.list.patch(&replaced, &added);
         for &m in &movers {
             self.anchor[m as usize] = liquid[m as usize] - shift;
@@ -308,6 +288,87 @@ impl Neighbourhoods {
     }
 }
 
+/// Each mover's neighbours within `reach`, in the order a grid over all the liquid would
+/// list them. The grid holds only the liquid within reach of the movers' bounding box: the
+/// movers are a splash or an impact's front, and bucketing all the liquid for them at every
+/// patch (hundreds per frame on the fan) cost more than searching.
+fn search_around(
+    space: Space,
+    liquid: &[Vec3],
+    movers: &[u32],
+    reach: f32,
+) -> Vec<(u32, Vec<u32>)> {
+    let margin = Vec3::splat(reach);
+    let (lo, hi) = movers.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), &m| (lo.min(liquid[m as usize]), hi.max(liquid[m as usize])),
+    );
+    let (lo, hi) = (lo - margin, hi + margin);
+    let around: Vec<u32> = if space.is_periodic() {
+        Vec::new()
+    } else {
+        (0..liquid.len() as u32)
+            .into_par_iter()
+            .filter(|&i| {
+                let x = liquid[i as usize];
+                x.cmpge(lo).all() && x.cmple(hi).all()
+            })
+            .collect()
+    };
+    if around.is_empty() || around.len() == liquid.len() {
+        let grid = CellGrid::build(liquid, reach, space);
+        return movers
+            .par_iter()
+            .map(|&m| {
+                (
+                    m,
+                    grid.points_near(liquid, liquid[m as usize], reach, Some(m)),
+                )
+            })
+            .collect();
+    }
+    // Cells are keyed from the domain's corner, so the subset's grid lists each mover's
+    // neighbours in the same order as the whole liquid's would.
+    let subset: Vec<Vec3> = around.iter().map(|&i| liquid[i as usize]).collect();
+    let grid = CellGrid::build(&subset, reach, space);
+    movers
+        .par_iter()
+        .map(|&m| {
+            let own = around.binary_search(&m).ok().map(|k| k as u32);
+            let near = grid.points_near(&subset, liquid[m as usize], reach, own);
+            (m, near.into_iter().map(|k| around[k as usize]).collect())
+        })
+        .collect()
+}
+
+/// The movers join the lists of the particles they came near (other than movers, whose
+/// lists are replaced whole): for each such particle in order, the movers to add, in order.
+fn joined(
+    list: &NeighbourList,
+    movers: &[u32],
+    replaced: &[(u32, Vec<u32>)],
+) -> Vec<(u32, Vec<u32>)> {
+    let mut pairs: Vec<(u32, u32)> = replaced
+        .par_iter()
+        .flat_map_iter(|(m, near)| {
+            near.iter()
+                .filter(|&&j| {
+                    movers.binary_search(&j).is_err() && !list.of(j as usize).contains(*m)
+                })
+                .map(move |&j| (j, *m))
+        })
+        .collect();
+    pairs.par_sort_unstable();
+    let mut added: Vec<(u32, Vec<u32>)> = Vec::new();
+    for (j, m) in pairs {
+        match added.last_mut() {
+            Some((last, movers)) if *last == j => movers.push(m),
+            _ => added.push((j, vec![m])),
+        }
+    }
+    added
+}
+
 /// The grid object particles are searched on: cells as wide as the reach of liquid–object
 /// interactions plus the skin.
 pub fn object_grid(p: &Params, objects: &[Vec3]) -> CellGrid {
@@ -326,4 +387,52 @@ fn max_displacement(before: &[Vec3], after: &[Vec3]) -> f32 {
         .map(|(a, b)| a.distance_squared(*b))
         .fold(0.0, f32::max)
         .sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validation::noise::uniform_noise;
+
+    /// A block of liquid on a jittered 2r lattice, r = 1 cm.
+    fn block(cells: i32) -> Vec<Vec3> {
+        let mut noise = uniform_noise(3);
+        let mut x = Vec::new();
+        for k in 0..cells {
+            for j in 0..cells {
+                for i in 0..cells {
+                    let jitter = Vec3::new(noise(), noise(), noise()) * 0.004;
+                    x.push(Vec3::new(i as f32, j as f32, k as f32) * 0.02 + jitter);
+                }
+            }
+        }
+        x
+    }
+
+    #[test]
+    fn movers_in_one_corner_are_searched_as_on_a_grid_of_all_the_liquid() {
+        let space = Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3]);
+        let mut liquid = block(12);
+        let reach = 0.045;
+        // A splash in one corner: the particles there jump up to 3 r.
+        let mut noise = uniform_noise(11);
+        let movers: Vec<u32> = (0..liquid.len() as u32)
+            .filter(|&i| liquid[i as usize].max_element() < 0.06)
+            .collect();
+        for &m in &movers {
+            liquid[m as usize] += Vec3::new(noise(), noise(), noise()) * 0.03;
+        }
+        let whole = CellGrid::build(&liquid, reach, space);
+        let expected: Vec<(u32, Vec<u32>)> = movers
+            .iter()
+            .map(|&m| {
+                (
+                    m,
+                    whole.points_near(&liquid, liquid[m as usize], reach, Some(m)),
+                )
+            })
+            .collect();
+        assert!(expected.iter().all(|(_, near)| !near.is_empty()));
+        assert_eq!(search_around(space, &liquid, &movers, reach), expected);
+    }
 }
