@@ -19,6 +19,30 @@
 //! refreshes, the ones that were cheap anyway, and
 //! the contacts' refresh time stayed at 0.40 s over 10 frames. Refreshing the near lists
 //! first whenever they did not hold them made it 7% slower overall.)
+//!
+//! Keeping the lists costs about a quarter of a bake: on 12 honey-drop frames, 0.5 s of the
+//! density passes' 1.4 s and 0.5 s of the moves' 0.85 s went into refreshes, and on 4
+//! frames of a 100k honey block the density passes' refreshes took 8.8 s of 36. The near lists are patched at nearly every density pass (424 of
+//! the honey drop's 429, 1,040 of the fan's 1,055): a few hundred particles cross the skin's
+//! threshold in every pass of an impact. Tried and measured, not adopted (`gloop bench
+//! --frames 10`, alternating binaries):
+//! - Lists of the density passes' own, within the kernel's support + 0.1 r, cut from the
+//!   near lists when the correction starts (the near lists' skin puts 30% of their pairs
+//!   beyond the support, visited by every pass for an exact zero). Their thin skin made
+//!   movers in nearly every pass (149 rebuilds in 12 honey-drop frames), and a second list
+//!   raised the fan's heap 294 → 324 B/particle: honey drop 0.29 → 0.34 s/frame, fan the same.
+//! - The near rows sorted in place, pairs within support + 0.2 r first (stably, as the
+//!   viscosity's couplings do), the passes reading only the fronts while no particle had
+//!   moved 0.1 r since: every patch of the near lists needs a new sort, so the sorts cost
+//!   more than the pairs saved (honey drop 0.278 → 0.313 s/frame, fan 2.00 → 2.10).
+//!   Searching again, when the correction starts, every particle within a reserve of
+//!   0.1-0.2 r of the threshold did not stop the patches (433-444 of ~440 passes).
+//! - A smaller skin (0.35 r, 0.4 r): fan 6-10% and paint drops 5-10% faster, honey drop
+//!   2-15% slower (more rebuilds in its impact).
+//! - Patching up to 20% or 35% of movers instead of 10%: no faster, heap up to 380 B/p.
+//! - A patch's grid over just the cells its movers search (27 around each) instead of
+//!   their bounding box: a third of the fan's liquid instead of half, but a hash lookup
+//!   per particle cost more than the smaller grid saved (search 1.5 → 2.1 s in 5 frames).
 
 use std::sync::Arc;
 
