@@ -22,9 +22,10 @@
 //!
 //! Keeping the lists costs about a quarter of a bake: on 12 honey-drop frames, 0.5 s of the
 //! density passes' 1.4 s and 0.5 s of the moves' 0.85 s went into refreshes, and on 4
-//! frames of a 100k honey block the density passes' refreshes took 8.8 s of 36. The near lists are patched at nearly every density pass (424 of
-//! the honey drop's 429, 1,040 of the fan's 1,055): a few hundred particles cross the skin's
-//! threshold in every pass of an impact. Tried and measured, not adopted (`gloop bench
+//! frames of a 100k honey block the density passes' refreshes took 8.8 s of 36. The near
+//! lists are patched at nearly every density pass (424 of the honey drop's 429, 1,040 of
+//! the fan's 1,055): a few hundred particles cross the skin's threshold in every pass of
+//! an impact. Tried and measured, not adopted (`gloop bench
 //! --frames 10`, alternating binaries):
 //! - Lists of the density passes' own, within the kernel's support + 0.1 r, cut from the
 //!   near lists when the correction starts (the near lists' skin puts 30% of their pairs
@@ -386,7 +387,7 @@ fn joined(
     let mut added: Vec<(u32, Vec<u32>)> = Vec::new();
     for (j, m) in pairs {
         match added.last_mut() {
-            Some((last, movers)) if *last == j => movers.push(m),
+            Some((last, joining)) if *last == j => joining.push(m),
             _ => added.push((j, vec![m])),
         }
     }
@@ -438,7 +439,7 @@ mod tests {
         let space = Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3]);
         let mut liquid = block(12);
         let reach = 0.045;
-        // A splash in one corner: the particles there jump up to 3 r.
+        // A splash in one corner: the particles there jump up to 1.5 r along each axis.
         let mut noise = uniform_noise(11);
         let movers: Vec<u32> = (0..liquid.len() as u32)
             .filter(|&i| liquid[i as usize].max_element() < 0.06)
