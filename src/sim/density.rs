@@ -259,7 +259,11 @@ fn largest_compression(p: &Params, liquid: &LiquidParticles, lists: &Neighbourho
 /// (5% -> 1.5% at impact). Larger values cut passes further but left a resting tank
 /// jittering twice as fast. A rising (Nesterov) schedule, k/(k+3) capped at 0.7 or 0.85, did
 /// worse on both: honey drop 349 → 377-385 passes over 10 frames, resting tank's median
-/// RMS speed 1.0-1.2e-3 → 1.5-3.1e-3 m/s.
+/// RMS speed 1.0-1.2e-3 → 1.5-3.1e-3 m/s. Measured again once the resting tank came to
+/// rest (the frame-end viscosity, the cut last pass and the walls' push; `examples/
+/// rest_probe.rs` at r and r ± 0.6%), 0.5 is still the most it takes: worst frames
+/// 4.2-7.4e-4 m/s at 0.5, 3.6-4.1e-3 at 0.6, 7.1-8.4e-3 at 0.7 and 5.3-8.0e-3 at 0.8,
+/// against a limit of 8.9e-4.
 const MOMENTUM: f32 = 0.5;
 
 /// What the next pass's momentum builds on: the previous pass's steps and its largest
