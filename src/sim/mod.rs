@@ -24,14 +24,6 @@ use glam::Vec3;
 pub use state::{FrameStats, LiquidParticles, PassCapReport};
 pub use viscosity_implicit::profile as implicit_viscosity_profile;
 
-/// Warnings about a scene that bakes, but not as it asks: today, liquids thinner than asked
-/// under the classic viscosity model. Cheap (no particles are made), so callers check before
-/// a bake starts.
-pub fn scene_warnings(scene: &Scene) -> Result<Vec<String>> {
-    let params = Params::new(scene).map_err(GloopError::scene)?;
-    Ok(viscosity_classic::shortfall_warnings(scene, &params))
-}
-
 use crate::error::{GloopError, Result};
 use crate::geometry;
 use crate::scene::{Motion, Role, Scene, SceneObject, TriMesh, ViscosityModel};
@@ -39,6 +31,14 @@ use emitters::Emitter;
 use neighbourhoods::Neighbourhoods;
 use objects::ObjectParticles;
 use params::Params;
+
+/// Warnings about a scene that bakes, but not as it asks: today, liquids thinner than asked
+/// under the classic viscosity model. Cheap (no particles are made), so callers check before
+/// a bake starts.
+pub fn scene_warnings(scene: &Scene) -> Result<Vec<String>> {
+    let params = Params::new(scene).map_err(GloopError::scene)?;
+    Ok(viscosity_classic::shortfall_warnings(scene, &params))
+}
 
 /// A running simulation of one scene.
 pub struct Simulation {
