@@ -76,7 +76,7 @@ fn sum_of_terms<B: Sync>(a: &[Vec3], b: &[B], term: impl Fn(Vec3, &B) -> f32 + S
 /// initial residual (a warm-started caller passes the residual of a cold start instead, so a
 /// good guess saves iterations rather than tightening the target). `apply(v, out)` writes
 /// A v into `out`; `inverse_diagonal` holds the inverse of A's (symmetric) 3×3 diagonal
-/// blocks.
+/// blocks. Also returns the final residual b − A x (in b's memory).
 pub fn solve(
     apply: impl Fn(&[Vec3], &mut [Vec3]),
     inverse_diagonal: &[Symmetric3],
@@ -85,7 +85,7 @@ pub fn solve(
     tolerance: f32,
     scale: Option<f64>,
     max_iterations: u32,
-) -> CgOutcome {
+) -> (CgOutcome, Vec<Vec3>) {
     // Below this the residual is f32 noise: iterating further cannot improve x.
     let floor = 1e-6 * dot(&b, &b).sqrt();
     let mut ax = vec![Vec3::ZERO; b.len()];
@@ -96,7 +96,7 @@ pub fn solve(
     let r0 = dot(&r, &r).sqrt();
     let target = tolerance as f64 * scale.unwrap_or(r0);
     if r0 <= floor {
-        return CgOutcome::default();
+        return (CgOutcome::default(), r);
     }
     // z = M⁻¹ r is never stored: it is formed where it is used (the r·z product and the
     // new direction), which keeps one vector fewer alive through the solve.
@@ -133,10 +133,11 @@ pub fn solve(
         norm = dot(&r, &r).sqrt();
         iterations += 1;
     }
-    CgOutcome {
+    let outcome = CgOutcome {
         iterations,
         relative_residual: (norm / scale.unwrap_or(r0)) as f32,
-    }
+    };
+    (outcome, r)
 }
 
 #[cfg(test)]
@@ -178,7 +179,7 @@ mod tests {
         apply(&truth, &mut b);
         let inv = vec![Symmetric3::from_mat3(Mat3::from_diagonal(Vec3::splat(1.0 / 3.0))); n];
         let mut x = vec![Vec3::ZERO; n];
-        let out = solve(apply, &inv, b, &mut x, 1e-6, None, 200);
+        let (out, _) = solve(apply, &inv, b, &mut x, 1e-6, None, 200);
         assert!(out.iterations > 0 && out.relative_residual <= 1e-5);
         let err = x
             .iter()

@@ -7,6 +7,7 @@ mod density;
 mod emitters;
 mod forces;
 pub mod kernels;
+mod momentum;
 mod moves;
 mod neighbourhoods;
 pub mod neighbours;
