@@ -17,6 +17,7 @@ pub mod state;
 mod substep;
 mod viscosity_classic;
 mod viscosity_implicit;
+mod viscosity_operator;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

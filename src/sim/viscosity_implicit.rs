@@ -12,13 +12,14 @@
 //! produces no force at all (Steele's exchange brakes it, §1.4).
 //!
 //! Integrated with backward Euler, (M − δt K) v = M v*, an SPD system solved by matrix-free
-//! block-Jacobi-preconditioned CG over the `near` lists (`cg.rs`). The guess is warm: v* (the
-//! velocities after the substep's impulse) plus the velocity change the previous substep's
-//! solve made, since the viscous change varies slowly from substep to substep. CG stops at the
-//! same accuracy as from a cold start (a fraction of the residual at v*), so the warm guess
-//! saves iterations: about a fifth of them on the fan demo and on a 100k honey block. The change
-//! is carried within a frame only (`LiquidParticles::viscous_change`); the first substep of a
-//! frame starts cold, so a resumed bake, which starts from a frame file, stays bit-identical.
+//! block-Jacobi-preconditioned CG over the `near` lists (`cg.rs`; the operator and its
+//! couplings are in `viscosity_operator.rs`). The guess is warm: v* (the velocities after
+//! the substep's impulse) plus the velocity change the previous substep's solve made, since
+//! the viscous change varies slowly from substep to substep. CG stops at the same accuracy as
+//! from a cold start (a fraction of the residual at v*), so the warm guess saves iterations:
+//! about a fifth of them on the fan demo and on a 100k honey block. The change is carried
+//! within a frame only (`LiquidParticles::viscous_change`); the first substep of a frame
+//! starts cold, so a resumed bake, which starts from a frame file, stays bit-identical.
 //!
 //! A frame's end velocities are solved too (`Simulation::viscous_frame_end`), so that frame
 //! files hold velocities without the density correction's jitter; the next frame's first
@@ -47,258 +48,22 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use glam::{Mat3, Vec3};
+use glam::Vec3;
 use rayon::prelude::*;
 
 use super::cg;
-use super::csr::{gather_rows, Rows};
-use super::kernels::VISCOSITY_SUPPORT_RADII;
 use super::momentum;
 use super::neighbourhoods::Neighbourhoods;
-use super::neighbours::{NeighbourList, Row, Space};
 use super::objects::ObjectParticles;
 use super::params::Params;
+use super::viscosity_operator::Couplings;
 use super::LiquidParticles;
 use crate::scene::Scene;
 
-/// Dimension factor 2(d+2) of the projected Laplacian (d = 3).
-const LAPLACIAN_FACTOR: f32 = 10.0;
 /// CG stops when the residual fell to this fraction of the initial one (the initial residual
 /// is the viscous change of this substep, so this is the relative accuracy of that change).
 const TOLERANCE: f32 = 1e-3;
 const MAX_ITERATIONS: u32 = 200;
-
-/// The cubic spline kernel of support `h` (as SPlisHSPlasH's CubicKernel): only its radial
-/// derivative is needed.
-#[derive(Clone, Copy, Debug)]
-struct CubicSpline {
-    h: f32,
-    gradient_scale: f32,
-}
-
-impl CubicSpline {
-    fn new(h: f32) -> Self {
-        CubicSpline {
-            h,
-            gradient_scale: 48.0 / (std::f32::consts::PI * h * h * h * h),
-        }
-    }
-
-    /// dW/dr at distance `r` (≤ 0).
-    #[inline(always)]
-    fn derivative(&self, r: f32) -> f32 {
-        let q = r / self.h;
-        if q >= 1.0 {
-            0.0
-        } else if q <= 0.5 {
-            self.gradient_scale * q * (3.0 * q - 2.0)
-        } else {
-            -self.gradient_scale * (1.0 - q) * (1.0 - q)
-        }
-    }
-
-    /// −W'(r)/(r (r² + 0.01h²)): the pair weight of the projected Laplacian.
-    #[inline(always)]
-    fn laplacian_weight(&self, r2: f32) -> f32 {
-        if r2 <= 0.0 || r2 >= self.h * self.h {
-            return 0.0;
-        }
-        let r = r2.sqrt();
-        -self.derivative(r) / (r * (r2 + 0.01 * self.h * self.h))
-    }
-}
-
-/// Long-wave value of the discrete operator on the 2r lattice, relative to the continuum:
-/// for u_x = f(y), the operator gives F·ν·f'' with F = −(d+2) Σ_j V x_j² y_j² W'/(r(r²+ε)).
-/// (F = 1 for the exact integral; the sum over a 2-spacing support gives 0.698.)
-fn lattice_factor(kernel: &CubicSpline, radius: f32) -> f32 {
-    let s = 2.0 * radius;
-    let volume = s * s * s;
-    let reach = (VISCOSITY_SUPPORT_RADII / 2.0).ceil() as i32 + 1;
-    let mut sum = 0.0f64;
-    for z in -reach..=reach {
-        for y in -reach..=reach {
-            for x in -reach..=reach {
-                let d = Vec3::new(x as f32, y as f32, z as f32) * s;
-                let w = kernel.laplacian_weight(d.length_squared()) as f64;
-                sum += w * (d.x as f64).powi(2) * (d.y as f64).powi(2);
-            }
-        }
-    }
-    (LAPLACIAN_FACTOR as f64 / 2.0 * volume as f64 * sum) as f32
-}
-
-/// A coupling strength k_ij in 16 bits: the upper half of its f32 (bfloat16), rounded to
-/// nearest. Relative precision 2^-9, far finer than the kernel's own discretisation error
-/// (the viscometer's measured ν moved by under 0.01%), at half the memory of an f32, and
-/// widening back is a shift. k_ji is computed from the same numbers as k_ij, so both round
-/// alike and every pair term stays exactly antisymmetric.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Strength(u16);
-
-impl Strength {
-    fn new(k: f32) -> Self {
-        let bits = k.to_bits();
-        // Round half to even on the 16 bits dropped (k is finite and positive).
-        let rounded = bits + 0x7FFF + ((bits >> 16) & 1);
-        Strength((rounded >> 16) as u16)
-    }
-
-    #[inline(always)]
-    fn get(self) -> f32 {
-        f32::from_bits((self.0 as u32) << 16)
-    }
-}
-
-/// Pairs of the system with their coupling strengths k_ij = δt·c_ij, so that the implicit
-/// operator is (A v)_i = m_i v_i + Σ_j k_ij x_ij (x_ij·(v_i − v_j)). The offsets x_ij are
-/// taken from the positions again rather than stored (a stored vector per pair tripled the
-/// couplings' memory); x_ji = −x_ij and k_ji = k_ij bitwise, so each pair term is exactly
-/// antisymmetric.
-///
-/// The coupled neighbours are not listed again either: the near lists are reordered so each
-/// particle's coupled neighbours come first, and `strength` holds only their k_ij, lined up
-/// with them. Storing (j, k_ij) per pair made the couplings the largest array of the solve,
-/// and the honey drop's memory peak.
-struct Couplings<'a> {
-    positions: &'a [Vec3],
-    space: Space,
-    /// The near lists, each particle's coupled neighbours first.
-    near: &'a NeighbourList,
-    /// k_ij of particle i's first `strength.of(i).len()` near neighbours, as `Strength`s.
-    strength: Rows<Strength>,
-    /// Couplings to obstacle particles (no-slip walls), with the obstacle's velocity: the same
-    /// operator with the wall's velocity held fixed, scaled by the solid's friction so an
-    /// artist's "how much it sticks" also sets how strongly the wall drags viscous liquid.
-    /// Without them, the wall's drag reached the liquid only through the first layer's
-    /// friction and weakened as the resolution got finer.
-    walls: Rows<(Vec3, Vec3)>,
-}
-
-impl<'a> Couplings<'a> {
-    fn build(
-        p: &Params,
-        mu: &[f32],
-        liquid: &'a LiquidParticles,
-        objects: &ObjectParticles,
-        lists: &'a mut Neighbourhoods,
-    ) -> Self {
-        let kernel = CubicSpline::new(VISCOSITY_SUPPORT_RADII * p.radius);
-        let volume = (2.0 * p.radius).powi(3);
-        let scale = LAPLACIAN_FACTOR * volume * volume * p.dt / lattice_factor(&kernel, p.radius);
-        let x = &liquid.position;
-        let strength = lists.near.list.pick_first(|i, j| {
-            let d = p.space.delta(x[i], x[j as usize]);
-            let w = kernel.laplacian_weight(d.length_squared());
-            let mu_ij =
-                0.5 * (mu[liquid.material[i] as usize] + mu[liquid.material[j as usize] as usize]);
-            (w > 0.0 && mu_ij > 0.0).then(|| Strength::new(scale * mu_ij * w))
-        });
-        let lists: &'a Neighbourhoods = lists;
-        let walls = gather_rows(liquid.len(), |i| {
-            let mi = mu[liquid.material[i] as usize];
-            lists.objects.of(i).into_iter().filter_map(move |k| {
-                let k = k as usize;
-                let d = p.space.delta(x[i], objects.position[k]);
-                let w = kernel.laplacian_weight(d.length_squared());
-                let mu_ik = mi * p.friction[objects.material[k] as usize];
-                (w > 0.0 && mu_ik > 0.0)
-                    .then(|| (d * (scale * mu_ik * w).sqrt(), objects.velocity[k]))
-            })
-        });
-        Couplings {
-            positions: x,
-            space: p.space,
-            near: &lists.near.list,
-            strength,
-            walls,
-        }
-    }
-
-    /// Σ_k e_ik (e_ik·(v_i − u_k)) over the walls near i (u_k the wall's velocity).
-    #[inline(always)]
-    fn wall_sum(&self, i: usize, vi: Vec3) -> Vec3 {
-        self.walls
-            .of(i)
-            .iter()
-            .fold(Vec3::ZERO, |s, (e, u)| s + *e * e.dot(vi - *u))
-    }
-
-    /// Σ_k e_ik (e_ik·v_i): the walls' part of the operator (their velocities, known, are on
-    /// the right-hand side).
-    #[inline(always)]
-    fn wall_drag(&self, i: usize, vi: Vec3) -> Vec3 {
-        self.walls
-            .of(i)
-            .iter()
-            .fold(Vec3::ZERO, |s, (e, _)| s + *e * e.dot(vi))
-    }
-
-    /// Calls `f(j, k_ij)` for particle i's coupled neighbours j (one loop per index width).
-    #[inline(always)]
-    fn for_each_pair(&self, i: usize, mut f: impl FnMut(usize, f32)) {
-        let strength = self.strength.of(i);
-        match self.near.of(i).head(strength.len()) {
-            Row::Narrow(js) => js
-                .iter()
-                .zip(strength)
-                .for_each(|(&j, k)| f(j as usize, k.get())),
-            Row::Wide(js) => js
-                .iter()
-                .zip(strength)
-                .for_each(|(&j, k)| f(j as usize, k.get())),
-        }
-    }
-
-    /// Σ_j k_ij x_ij (x_ij·(v_i − v_j)): the (momentum-conserving) viscous impulse on i, negated.
-    #[inline(always)]
-    fn pair_sum(&self, i: usize, v: &[Vec3]) -> Vec3 {
-        let strength = self.strength.of(i);
-        match self.near.of(i).head(strength.len()) {
-            Row::Narrow(js) => self.pair_sum_over(i, js, strength, v),
-            Row::Wide(js) => self.pair_sum_over(i, js, strength, v),
-        }
-    }
-
-    /// `pair_sum`'s loop for one index width: a plain loop rather than a closure handed to
-    /// `for_each_pair`, because this is the CG's hot loop and LLVM did not always inline
-    /// that closure (run from a rayon worker, the fan's viscosity solve took a third longer).
-    #[inline(always)]
-    fn pair_sum_over<J: Copy + Into<u32>>(
-        &self,
-        i: usize,
-        js: &[J],
-        strength: &[Strength],
-        v: &[Vec3],
-    ) -> Vec3 {
-        let (xi, vi) = (self.positions[i], v[i]);
-        let mut s = Vec3::ZERO;
-        for (&j, k) in js.iter().zip(strength) {
-            let j = j.into() as usize;
-            let d = self.space.delta(xi, self.positions[j]);
-            s += d * (k.get() * d.dot(vi - v[j]));
-        }
-        s
-    }
-
-    fn inverse_diagonal(&self, mass: impl Fn(usize) -> f32 + Sync) -> Vec<cg::Symmetric3> {
-        (0..self.positions.len())
-            .into_par_iter()
-            .map(|i| {
-                let mut d = Mat3::from_diagonal(Vec3::splat(mass(i)));
-                let xi = self.positions[i];
-                self.for_each_pair(i, |j, k| {
-                    let x = self.space.delta(xi, self.positions[j]);
-                    d += Mat3::from_cols(x * (k * x.x), x * (k * x.y), x * (k * x.z));
-                });
-                for (e, _) in self.walls.of(i) {
-                    d += Mat3::from_cols(*e * e.x, *e * e.y, *e * e.z);
-                }
-                cg::Symmetric3::from_mat3(d.inverse())
-            })
-            .collect()
-    }
-}
 
 /// Nanoseconds spent in `apply` and CG iterations done, since the process started (a probe
 /// for benchmarks; it does not influence the simulation).
@@ -479,38 +244,4 @@ fn warm_guess(
         .zip(v_star)
         .for_each(|(dv, v)| *dv += *v);
     (guess, Some(cold_norm))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_strength_keeps_its_value_to_half_a_step_of_its_16_bits() {
-        for k in [1e-12f32, 3.3e-7, 0.1, 1.0, 1.5, 2.999, 7.77e5] {
-            let kept = Strength::new(k).get();
-            assert!(((kept - k) / k).abs() <= 1.0 / 512.0, "{k} kept as {kept}");
-        }
-        // Exactly representable values survive, and a tie rounds to the even neighbour.
-        assert_eq!(Strength::new(1.5).get(), 1.5);
-        let tie = f32::from_bits(0x3F80_8000); // halfway between 1.0 and the next bfloat16
-        assert_eq!(Strength::new(tie).get(), 1.0);
-    }
-
-    #[test]
-    fn lattice_factor_matches_a_direct_sum() {
-        // 0.69811 from an independent double-precision sum over the lattice (in Python).
-        for r in [0.001, 0.01] {
-            let f = lattice_factor(&CubicSpline::new(4.0 * r), r);
-            assert!((f - 0.69811).abs() < 1e-4, "lattice factor {f}");
-        }
-    }
-
-    #[test]
-    fn kernel_derivative_is_continuous_and_vanishes_at_support() {
-        let k = CubicSpline::new(1.0);
-        assert!((k.derivative(0.5 - 1e-6) - k.derivative(0.5 + 1e-6)).abs() < 1e-3);
-        assert_eq!(k.derivative(1.0), 0.0);
-        assert!(k.derivative(0.3) < 0.0);
-    }
 }
