@@ -38,7 +38,7 @@
 //!
 //! The update this replaced was exact too: v* + δt M⁻¹ K v_cg, the solved velocity's force
 //! applied once as antisymmetric pair terms. But it differs from v_cg by M⁻¹ times CG's
-//! residual, and where the system is stiff (δt·ν/h² ≫ 1: honey at 1 mm) the residual's
+//! residual, and where the system is stiff (δt·ν/h² ≈ 9 for honey at 1 mm) the residual's
 //! stiff part came back amplified, as an explicit step would: one solve doubled the kinetic
 //! energy of a jittered ball of golden syrup (`implicit_viscosity_never_adds_kinetic_energy`),
 //! the honey drop threw 400 particles off its ball at 1.5 m/s in 30 frames (with the rigid
