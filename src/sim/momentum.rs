@@ -6,7 +6,8 @@
 //! smallest rigid one: a uniform velocity plus a rotation about the centre of mass, which
 //! changes the momenta by exactly the deficit at the least kinetic energy. It is as small as
 //! the solve's residual and, being rigid, cannot excite the stiff modes the residual lives in
-//! (see `viscosity_implicit.rs` on the update this replaced).
+//! (see `viscosity_implicit.rs` on the update this replaced). It is one motion for all the
+//! liquid: separate drops share it, and so exchange momentum of the residual's size.
 
 use glam::{DMat3, DVec3, DVec4, Vec3};
 use rayon::prelude::*;
