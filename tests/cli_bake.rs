@@ -176,3 +176,27 @@ fn bake_warns_first_when_classic_viscosity_falls_short() {
     let (implicit, _) = bake_tiny(work.path(), "implicit", 1, model(ViscosityModel::Implicit));
     assert!(!implicit.contains("warning"), "{implicit}");
 }
+
+/// `gloop info DIR | head -1`: the reader goes away before `info` is done printing. The
+/// process must end without a panic (it used to print "failed printing to stdout" and a
+/// backtrace).
+#[test]
+fn info_into_a_closed_pipe_ends_without_a_panic() {
+    let work = tempfile::tempdir().unwrap();
+    let scene = work.path().join("tiny.json");
+    tiny_scene(2).save(&scene).unwrap();
+    let cache = work.path().join("cache");
+    let (code, stdout, stderr) = gloop(&["bake", s(&scene), "--out", s(&cache)], None);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gloop"))
+        .args(["info", s(&cache)])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the pipe's reading end before `info` writes anything.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
