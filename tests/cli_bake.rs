@@ -183,11 +183,7 @@ fn bake_warns_first_when_classic_viscosity_falls_short() {
 #[test]
 fn info_into_a_closed_pipe_ends_without_a_panic() {
     let work = tempfile::tempdir().unwrap();
-    let scene = work.path().join("tiny.json");
-    tiny_scene(2).save(&scene).unwrap();
-    let cache = work.path().join("cache");
-    let (code, stdout, stderr) = gloop(&["bake", s(&scene), "--out", s(&cache)], None);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (_, cache) = bake_tiny(work.path(), "tiny", 2, |_| {});
     let mut child = Command::new(env!("CARGO_BIN_EXE_gloop"))
         .args(["info", s(&cache)])
         .stdout(std::process::Stdio::piped())

@@ -74,6 +74,15 @@ fn ball(radius: f32, cells: i32) -> LiquidParticles {
     liquid
 }
 
+/// `scene`'s parameters, a lattice ball (`ball`) in it and the ball's neighbour lists: what
+/// one implicit solve on free liquid needs.
+fn free_ball(scene: &Scene, radius: f32, cells: i32) -> (Params, LiquidParticles, Neighbourhoods) {
+    let p = Params::new(scene).unwrap();
+    let mut liquid = ball(radius, cells);
+    let lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
+    (p, liquid, lists)
+}
+
 fn momentum(p: &Params, liquid: &LiquidParticles, dv: &[Vec3]) -> (Vec3, f32) {
     let mut total = glam::DVec3::ZERO;
     let mut magnitude = 0.0f64;
@@ -181,10 +190,8 @@ fn implicit_viscosity_solves_an_impulse_apart_as_it_solves_the_whole() {
     // there the two answers differed by 6.7% of the viscous change; this test ran at 1 cm.
     let radius = 0.002;
     let scene = scene(radius);
-    let p = Params::new(&scene).unwrap();
-    let mut liquid = ball(radius, 6);
+    let (p, mut liquid, mut lists) = free_ball(&scene, radius, 6);
     let objects = ObjectParticles::default();
-    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let v0 = liquid.velocity.clone();
     // A shearing impulse with gravity's share: the viscosity has something to act on.
     let impulse: Vec<Vec3> = liquid
@@ -318,10 +325,8 @@ fn implicit_viscosity_never_adds_kinetic_energy() {
     for liquid_preset in [presets::honey(), presets::golden_syrup()] {
         let mut scene = scene(radius);
         scene.materials.liquids = vec![liquid_preset.clone(), liquid_preset.clone()];
-        let p = Params::new(&scene).unwrap();
-        let mut liquid = ball(radius, 8);
+        let (p, mut liquid, mut lists) = free_ball(&scene, radius, 8);
         let objects = ObjectParticles::default();
-        let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
         let energy = |liquid: &LiquidParticles| -> f64 {
             (0..liquid.len())
                 .map(|i| {
@@ -348,10 +353,8 @@ fn implicit_viscosity_never_adds_kinetic_energy() {
 fn implicit_viscosity_conserves_linear_and_angular_momentum() {
     let radius = 0.001;
     let scene = scene(radius);
-    let p = Params::new(&scene).unwrap();
-    let mut liquid = ball(radius, 8);
+    let (p, mut liquid, mut lists) = free_ball(&scene, radius, 8);
     let objects = ObjectParticles::default();
-    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let totals = |liquid: &LiquidParticles| {
         let (mut linear, mut angular, mut scale) = (glam::DVec3::ZERO, glam::DVec3::ZERO, 0.0);
         for i in 0..liquid.len() {
