@@ -64,9 +64,12 @@ pub fn scene() -> Scene {
     // at frame 20, 1,750 at frame 60 and 880 at frame 200, dripping off underneath.
     let paints: Vec<_> = PAINTS
         .iter()
-        .map(|(name, colour)| LiquidMaterial {
-            viscosity: PAINT_THICKENING * presets::paint(name, *colour).viscosity,
-            ..presets::paint(name, *colour)
+        .map(|(name, colour)| {
+            let paint = presets::paint(name, *colour);
+            LiquidMaterial {
+                viscosity: PAINT_THICKENING * paint.viscosity,
+                ..paint
+            }
         })
         .collect();
     let steel = SolidMaterial {
