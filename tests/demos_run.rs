@@ -89,7 +89,7 @@ fn run_checked(
 /// within 4r of its surface): the demos show liquid on a ball, not a ball it has left.
 fn run_ball_demo(scene: &Scene, centre: Vec3, radius: f32, coating: f32) {
     let r = scene.settings.particle_radius;
-    let started = Simulation::new(scene).unwrap().liquid().len();
+    let (started, _) = demo_counts(scene);
     let (closest, end) = run_checked(
         scene,
         0.0,

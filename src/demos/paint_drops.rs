@@ -2,8 +2,8 @@
 //! suspended grey ball; the paints are miscible, so their colours mix where they meet.
 //!
 //! Sizes: at r = 1 mm each drop of radius 16.3 mm fills to ~2,270 particles (~6,800 for the
-//! three) and the ball of radius 21 mm (an icosphere of 1,280 triangles) samples to ~1,400 object particles (Table 1: 6,822 +
-//! 1,410).
+//! three) and the ball of radius 21 mm (an icosphere of 1,280 triangles) samples to ~1,400
+//! object particles (Table 1: 6,822 + 1,410).
 
 use glam::Vec3;
 

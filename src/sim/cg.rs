@@ -61,14 +61,22 @@ pub fn dot(a: &[Vec3], b: &[Vec3]) -> f64 {
     sum_of_terms(a, b, |u, v| u.dot(*v))
 }
 
-/// Σ term(a_i, b_i), each chunk of `CHUNK` summed in order in f64, then the chunks in order.
+/// Σ term(a_i, b_i), summed in f64 by `chunked_sum`.
 fn sum_of_terms<B: Sync>(a: &[Vec3], b: &[B], term: impl Fn(Vec3, &B) -> f32 + Sync) -> f64 {
-    let partial: Vec<f64> = a
-        .par_chunks(CHUNK)
-        .zip(b.par_chunks(CHUNK))
-        .map(|(x, y)| x.iter().zip(y).map(|(u, v)| term(*u, v) as f64).sum())
+    chunked_sum(a.len(), 0.0, |i| term(a[i], &b[i]) as f64)
+}
+
+/// Σ term(i) over `0..n`, the same bits whatever the thread count: each chunk of `CHUNK`
+/// indices is summed in order, then the chunks in order. (Also the momentum totals'.)
+pub fn chunked_sum<T>(n: usize, zero: T, term: impl Fn(usize) -> T + Sync) -> T
+where
+    T: Copy + Send + Sync + std::ops::Add<Output = T>,
+{
+    let partial: Vec<T> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| (c * CHUNK..((c + 1) * CHUNK).min(n)).fold(zero, |s, i| s + term(i)))
         .collect();
-    partial.iter().sum()
+    partial.into_iter().fold(zero, |s, t| s + t)
 }
 
 /// Solves A x = b from the initial guess in `x` until ‖r‖ ≤ `tolerance`·`scale` (or ‖r‖ is at

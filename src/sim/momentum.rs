@@ -12,8 +12,7 @@
 use glam::{DMat3, DVec3, DVec4, Vec3};
 use rayon::prelude::*;
 
-/// Fixed reduction chunk: independent of the thread count, so sums are bit-identical.
-const CHUNK: usize = 2048;
+use super::cg::chunked_sum;
 
 /// Momentum totals: linear, and angular about the body's centre of mass.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -110,18 +109,6 @@ impl Body {
             *v += (uniform + spin.cross(r)).as_vec3();
         });
     }
-}
-
-/// Σ term(i) over `0..n`: each chunk of `CHUNK` summed in order, then the chunks in order.
-fn chunked_sum<T>(n: usize, zero: T, term: impl Fn(usize) -> T + Sync) -> T
-where
-    T: Copy + Send + Sync + std::ops::Add<Output = T>,
-{
-    let partial: Vec<T> = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| (c * CHUNK..((c + 1) * CHUNK).min(n)).fold(zero, |s, i| s + term(i)))
-        .collect();
-    partial.into_iter().fold(zero, |s, t| s + t)
 }
 
 #[cfg(test)]

@@ -26,9 +26,9 @@ pub struct RestFigures {
     pub max_rms_speed: f64,
     /// The median frame's RMS speed: the maximum is one frame's, and a single frame of the
     /// density correction's jitter can set it (round-off alone moves it 2.5×; a radius larger
-    /// by a relative 2e-5 moved it 6.0e-4 → 1.1e-3 m/s). Over 17 radii within ±2% of the validation's
-    /// 5 mm the worst frame ranged 5.9e-4-1.1e-3 m/s, 3 of them over the limit (with the
-    /// viscosity update used before the rigid momentum fix: 4.9e-4-1.7e-3, 4 over).
+    /// by a relative 2e-5 moved it 6.0e-4 → 1.1e-3 m/s). Over 17 radii within ±2% of the
+    /// validation's 5 mm the worst frame ranged 5.9e-4-1.1e-3 m/s, 3 of them over the limit
+    /// (with the viscosity update used before the rigid momentum fix: 4.9e-4-1.7e-3, 4 over).
     pub median_rms_speed: f64,
     /// The RMS speed over the whole window, every particle in every frame: steadier than the
     /// worst frame (1.9-2.9e-4 m/s over those 17 radii; 1.7-2.7e-4 before).
