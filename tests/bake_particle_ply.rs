@@ -32,6 +32,7 @@ fn awkward_particles() -> LiquidParticles {
             (i % 3) as u16 * 21845, // 0, 21845, 43690: spans the ushort range
             [f(6), f(7), f(8)],
         );
+        particles.density_steps.push(f(9));
     }
     particles
 }
@@ -43,6 +44,8 @@ fn bits(p: &LiquidParticles) -> Vec<u32> {
         out.extend(p.velocity[i].to_array().map(f32::to_bits));
         out.push(p.material[i] as u32);
         out.extend(p.colour[i].map(f32::to_bits));
+        // No carry reads as zeros.
+        out.push(p.density_steps.get(i).map_or(0, |s| s.to_bits()));
     }
     out
 }
@@ -59,15 +62,48 @@ fn particle_file_round_trips_bit_exactly() {
     let header = read_particles_header(&path).unwrap();
     assert_eq!(header.frame, Some(42));
     assert_eq!(header.particles, 500);
-    // The layout other tools rely on: binary little endian, 38 bytes per particle.
+    // The layout other tools rely on: binary little endian, 42 bytes per particle.
     let bytes = std::fs::read(&path).unwrap();
-    let text = String::from_utf8_lossy(&bytes[..300]);
+    let text = String::from_utf8_lossy(&bytes[..320]);
     assert!(text.starts_with("ply\nformat binary_little_endian 1.0\ncomment gloop frame 42\n"));
     assert!(text.contains("property ushort material\nproperty float red\n"));
+    assert!(text.contains("property float blue\nproperty float density_step\nend_header\n"));
     let header_len = text.find("end_header\n").unwrap() + "end_header\n".len();
-    assert_eq!(bytes.len() - header_len, 500 * 38);
+    assert_eq!(bytes.len() - header_len, 500 * 42);
     // No temporary file is left behind.
     assert!(!dir.path().join("particles_00042.ply.tmp").exists());
+}
+
+/// Files without the solver's carried state (written before it was stored, or by other tools
+/// such as the add-on's tests) still read, with no carry, and so do frames whose carry is
+/// zero: both start a resumed bake as the solver starts a fresh one.
+#[test]
+fn particle_files_without_density_steps_read_with_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("particles_00005.ply");
+    let particles = awkward_particles();
+    write_particles(&path, 5, &particles).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let header_len = bytes
+        .windows(11)
+        .position(|w| w == b"end_header\n")
+        .unwrap()
+        + 11;
+    let header =
+        String::from_utf8_lossy(&bytes[..header_len]).replace("property float density_step\n", "");
+    let mut legacy = header.into_bytes();
+    for record in bytes[header_len..].chunks(42) {
+        legacy.extend_from_slice(&record[..38]);
+    }
+    std::fs::write(&path, &legacy).unwrap();
+    let back = read_particles(&path).unwrap();
+    assert!(back.density_steps.is_empty());
+    let mut without = particles.clone();
+    without.density_steps = vec![0.0; without.len()];
+    assert_eq!(bits(&back), bits(&without));
+
+    write_particles(&path, 5, &without).unwrap();
+    assert!(read_particles(&path).unwrap().density_steps.is_empty());
 }
 
 #[test]
@@ -86,7 +122,7 @@ fn truncated_particle_file_is_an_error_naming_it() {
     let bytes = std::fs::read(&path).unwrap();
     for cut in [
         bytes.len() - 1,
-        bytes.len() - 38 * 10,
+        bytes.len() - 42 * 10,
         bytes.len() / 2,
         40,
         0,
@@ -115,7 +151,7 @@ fn corrupt_particle_files_are_errors_naming_them() {
     let mut padded = good.clone();
     padded.extend_from_slice(b"junk");
     // An ASCII PLY with the right properties is still not ours.
-    let ascii = text(&good[..300]).replace("binary_little_endian", "ascii");
+    let ascii = text(&good[..320]).replace("binary_little_endian", "ascii");
     let ascii = ascii[..ascii.find("end_header\n").unwrap() + 11].to_string() + "0 0 0\n";
     // A property renamed.
     let renamed = text(&good).replace("property float vx", "property float qx");

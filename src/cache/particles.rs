@@ -1,6 +1,12 @@
 //! Particle files: one binary little-endian PLY per frame, element `vertex` with
-//! `float x y z, float vx vy vz, ushort material, float red green blue` and a comment line
-//! `gloop frame N`. Written and parsed with ply-rs-bw; floats are stored bit for bit.
+//! `float x y z, float vx vy vz, ushort material, float red green blue, float density_step`
+//! and a comment line `gloop frame N`. Written and parsed with ply-rs-bw; floats are stored
+//! bit for bit.
+//!
+//! `density_step` is the solver's state beyond what a renderer needs: the density
+//! correction's summed steps, which the next frame's first substep starts from
+//! (`sim::density`'s carry). A resumed bake reads it back and continues bit-identically.
+//! Files without it (written before it existed, or by other tools) are read with none.
 
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -17,8 +23,9 @@ use crate::atomic_file::write_atomically_with;
 use crate::error::{GloopError, Result};
 use crate::sim::LiquidParticles;
 
-/// The vertex properties in file order, with their types.
-const PROPERTIES: [(&str, ScalarType); 10] = [
+/// The vertex properties in file order, with their types: those every particle file has,
+/// then the solver's carried state (`CARRIED`), which older files lack.
+const PROPERTIES: [(&str, ScalarType); 11] = [
     ("x", ScalarType::Float),
     ("y", ScalarType::Float),
     ("z", ScalarType::Float),
@@ -29,9 +36,18 @@ const PROPERTIES: [(&str, ScalarType); 10] = [
     ("red", ScalarType::Float),
     ("green", ScalarType::Float),
     ("blue", ScalarType::Float),
+    ("density_step", ScalarType::Float),
 ];
-/// Bytes per particle in the payload.
-const RECORD_BYTES: u64 = 9 * 4 + 2;
+/// How many of `PROPERTIES`, from the end, a file may leave out.
+const CARRIED: usize = 1;
+
+/// Bytes per particle in the payload of a file with the first `properties` of `PROPERTIES`.
+fn record_bytes(properties: usize) -> u64 {
+    PROPERTIES[..properties]
+        .iter()
+        .map(|(_, t)| if *t == ScalarType::UShort { 2 } else { 4 })
+        .sum()
+}
 
 /// One particle as ply-rs-bw sees it.
 #[derive(Clone, Copy, Default)]
@@ -40,6 +56,7 @@ struct Record {
     v: [f32; 3],
     material: u16,
     colour: [f32; 3],
+    density_step: f32,
 }
 
 impl PropertyAccess for Record {
@@ -57,6 +74,7 @@ impl PropertyAccess for Record {
             "red" => self.colour[0] = value,
             "green" => self.colour[1] = value,
             "blue" => self.colour[2] = value,
+            "density_step" => self.density_step = value,
             _ => return ply_rs_bw::ply::PropertyAccessResult::Ignored,
         }
         ply_rs_bw::ply::PropertyAccessResult::Set
@@ -79,6 +97,7 @@ impl PropertyAccess for Record {
             "red" => self.colour[0],
             "green" => self.colour[1],
             "blue" => self.colour[2],
+            "density_step" => self.density_step,
             _ => return None,
         })
     }
@@ -87,13 +106,14 @@ impl PropertyAccess for Record {
     }
 }
 
-fn header(frame: i32, count: usize) -> Header {
+/// A header for `count` particles with the first `properties` of `PROPERTIES`.
+fn header(frame: i32, count: usize, properties: usize) -> Header {
     let mut header = Header::new();
     header.encoding = Encoding::BinaryLittleEndian;
     header.comments.push(format!("gloop frame {frame}"));
     let mut vertex = ElementDef::new("vertex".to_string());
     vertex.count = count;
-    for (name, scalar) in PROPERTIES {
+    for (name, scalar) in PROPERTIES.into_iter().take(properties) {
         vertex.properties.add(PropertyDef::new(
             name.to_string(),
             PropertyType::Scalar(scalar),
@@ -119,10 +139,11 @@ pub fn write_particles(path: &Path, frame: i32, particles: &LiquidParticles) -> 
             v: particles.velocity[i].to_array(),
             material: particles.material[i],
             colour: particles.colour[i],
+            density_step: particles.density_steps.get(i).copied().unwrap_or(0.0),
         })
         .collect();
     let mut ply = Ply::<Record>::new();
-    ply.header = header(frame, n);
+    ply.header = header(frame, n, PROPERTIES.len());
     ply.payload.insert("vertex".to_string(), records);
     write_atomically_with(path, |w| {
         Writer::<Record>::new()
@@ -138,10 +159,12 @@ pub struct ParticleFileInfo {
     /// From the `gloop frame N` comment, if present.
     pub frame: Option<i32>,
     pub particles: usize,
+    /// How many of `PROPERTIES` the file has (all, or all but the `CARRIED` ones).
+    properties: usize,
 }
 
 /// Reads and checks the header: binary little-endian, one `vertex` element with exactly our
-/// properties. Leaves `reader` at the start of the payload.
+/// properties (or all but the `CARRIED` ones). Leaves `reader` at the start of the payload.
 fn read_checked_header<R: std::io::BufRead>(
     path: &Path,
     reader: &mut Reader<R>,
@@ -166,7 +189,8 @@ fn read_checked_header<R: std::io::BufRead>(
         .iter()
         .map(|(n, t)| (*n, PropertyType::Scalar(t.clone())))
         .collect();
-    let same = found.len() == expected.len()
+    let layouts = [expected.len(), expected.len() - CARRIED];
+    let same = layouts.contains(&found.len())
         && found
             .iter()
             .zip(&expected)
@@ -185,6 +209,7 @@ fn read_checked_header<R: std::io::BufRead>(
     Ok(ParticleFileInfo {
         frame,
         particles: vertex.count,
+        properties: found.len(),
     })
 }
 
@@ -204,7 +229,7 @@ pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
     // or download cut short) and keeps a corrupt count from driving a huge allocation.
     let header_len = reader.get_ref().position();
     let payload = bytes.len() as u64 - header_len;
-    let expected = info.particles as u64 * RECORD_BYTES;
+    let expected = info.particles as u64 * record_bytes(info.properties);
     if payload != expected {
         let why = if payload < expected {
             "truncated"
@@ -220,9 +245,9 @@ pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
             ),
         ));
     }
-    let records = read_payload(path, &mut reader, info.particles)?;
+    let records = read_payload(path, &mut reader, info)?;
     let mut particles = LiquidParticles::default();
-    for r in records {
+    for r in &records {
         particles.push(
             Vec3::from_array(r.p),
             Vec3::from_array(r.v),
@@ -230,15 +255,20 @@ pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
             r.colour,
         );
     }
+    // All zero (a first frame, a file without them) is no carry at all, as in the solver
+    // before its first correction: a bake resumed there continues bit-identically.
+    if records.iter().any(|r| r.density_step != 0.0) {
+        particles.density_steps = records.iter().map(|r| r.density_step).collect();
+    }
     Ok(particles)
 }
 
 fn read_payload<R: std::io::BufRead + Read>(
     path: &Path,
     reader: &mut Reader<R>,
-    count: usize,
+    info: ParticleFileInfo,
 ) -> Result<Vec<Record>> {
-    let header = header(0, count);
+    let header = header(0, info.particles, info.properties);
     let element = &header.elements["vertex"];
     Parser::<Record>::new()
         .read_payload_for_element(reader, element, &header)

@@ -18,152 +18,11 @@
 //! The velocity takes up each correction over the substep (v += Δx/δt), so liquid held up by
 //! the correction stops falling into itself instead of building up speed.
 //!
-//! Tried and measured, not adopted (the resting tank of `gloop validate rest-tank` is the
-//! judge that each failed; it is the scene most sensitive to this module; the demos' figures
-//! were taken when they still ran at elastic coefficient 0.3):
-//! - Carrying each particle's summed multiplier ("pressure") to the next substep, applied as a
-//!   first pass and given back where it over-pushes: a third of the passes at rest, but an
-//!   integral controller that bounces. Resting RMS speed 0.7–3e-2 m/s (2.7e-3 without), and
-//!   more passes on the honey drop (13.7 → 22 per substep).
-//!   Again at elastic coefficient 0.5, as a decaying carry: a first pass with 0.8 of the
-//!   previous substep's summed steps (those carried in the particles across frames, which a
-//!   resumed bake would need in its frame files), then passes to tolerance as usual. Passes
-//!   per substep fell on every demo (honey drop 8.7 → 4.8, fan 9.5 → 7.8; 10-15% faster),
-//!   and tall liquid finally converged: a 100k-particle honey block dropped on a plate
-//!   (`examples/honey_drop_bench.rs`) ended its capped frames 1-3.5% compressed instead of
-//!   3-13%, and resting columns of 16 and 30 layers reached 1.02-1.06% instead of 3.3-3.4%.
-//!   But the carried steps feed their own noise back: the 8-layer resting tank's median
-//!   frame RMS speed rose 1.0e-3 → 1.6e-3 m/s (0.5 of the steps: 2.2e-3; carried within a
-//!   frame only: 7.3e-3), the 30-layer column's 4.3e-3 → 1.2e-2. Smoothing the carried
-//!   steps over the neighbours (one or three Shepard rounds) did not lower it (1.3-2.1e-3),
-//!   nor did applying them as a velocity before the moves, where the viscosity solve sees
-//!   them (2.0-4.1e-3).
-//! - A pressure solve before the moves, as IISPH and DFSPH do: the same pushes, solved by
-//!   projected Jacobi (steps ≥ 0, so an over-push is given back) for the densities the
-//!   substep's velocities predict (linearised at the substep's start), warm-started from the
-//!   steps carried in the particles, and applied as a velocity change. (The prototype is on
-//!   the branch `experiment/pressure-solve`.) With the walls weighted as here it held up only
-//!   a third of a resting column's sink, because the floor's contact distance, not the
-//!   density, decides where the bottom layer stands; weighted 1.5-2.1 it held it all, and the
-//!   8-layer tank's passes fell 17 → 2.3-4.7 per substep, its run time 16.8 → 7-10 s. But the
-//!   moves' contacts still left the layers above the floor up to 5.5% compressed, and the
-//!   median frame's RMS speed was 0.8-1.7e-3 m/s over eight runs (worst 2.6-4.3e-3). On the
-//!   honey drop the solve sat at its iteration cap (10-30) while saving a quarter of the
-//!   passes: frames 0.28 → 0.34-0.53 s. Next step, if any: solve the wall contacts as
-//!   constraints of the same system instead of as weighted density.
-//! - One Gauss-Seidel sweep before the passes, bottom to top along gravity, each compressed
-//!   particle moving itself (its lower neighbours already placed) to its rest density, so a
-//!   resting column's sink is undone in one sweep, as shock propagation stacks rigid bodies
-//!   (branch `experiment/bottom-up-sweep`): the resting tank churned at 0.10-0.12 m/s, since
-//!   a particle moving alone goes sideways wherever its neighbourhood is lopsided (walls,
-//!   surface), and no momentum is conserved.
-//! - Pushing only what exceeds a threshold inside the tolerance (ρ > ρ0·(1 + α·tol), α 0.5
-//!   or 0.8) instead of all compression, so the passes stop nearer their own fixed point and
-//!   the lift of one pass more or less shrinks: the resting tank's median RMS speed stayed
-//!   at 1.0-1.1e-3, its worst frame rose to 4.8-6.6e-3, and the passes grew.
-//! - Higher momentum only while the compression is large (0.85 above 3× the tolerance): honey
-//!   drop 16% fewer passes and 7% faster, paint drops 13% fewer passes, but the resting tank
-//!   jitters 35% faster. Every substep at rest starts 15–16% compressed at the floor (gravity
-//!   moves the liquid g·δt² ≈ 0.2 r into it), which is as large as most impacts' starts.
-//! - Newton steps on C = ρ − ρ0 whose linear systems (K Kᵀ μ = C, K = ∇C, walls included)
-//!   are solved by diagonally preconditioned CG, warm-started from the previous substep's μ
-//!   (at elastic coefficient 0.5; the prototype was not kept, this is its outline). With
-//!   the compressed particles alone as the active set, each Newton step only lifts the next
-//!   layer of a column (the active set grows a layer at a time): 8–13 Newton steps of ~20 CG
-//!   iterations per resting substep. Keeping every particle above 0.95 ρ0 active (target
-//!   max(C, 0)) needs negative μ (tension) for 40% of them, and Newton still crawls, because
-//!   `stop_at_obstacles` undoes part of every step: without it Newton converged in 2 steps
-//!   (largest compression 0.30 → 0.04 → 0.005) but still took ~38 CG iterations, each two
-//!   sweeps — about twice the sweeps of today's 16–19 passes — and the warm start raised the
-//!   first residual instead of lowering it
-//!   (each substep's compression comes from the moves' contacts as much as from gravity).
-//!   With the obstacle stops kept, the resting tank's RMS speed rose to 6.2e-3 m/s, and the
-//!   honey drop's impact substeps, starting up to 80% compressed where the linearisation
-//!   is poor, made its impact frames 3× slower.
-//! - Replaying each particle's previous correction (its displacement over the passes) before
-//!   the first pass, limited to undoing the substep's own motion (the replay projected on the
-//!   way back to where the particle started, at most that far). Carried within a frame only,
-//!   it saved nothing: each frame's first substep starts cold and sits at the pass cap on a
-//!   tall block. Carried across frames (which a resumed bake would need in the frame files),
-//!   a resting tank took 1–2 passes per frame instead of ~65, a 30k honey block dropped on a
-//!   plate ran 1.75 → 1.35 s/frame and ended its impact within tolerance instead of 1.2–3.5%
-//!   over. Not adopted: a replay holds up what it held up before even when the support has
-//!   gone (nothing measures that it is still needed), so liquid can hang in the air; and the
-//!   resting tank, frozen in the state its first frame's impact left, crept 1.1% in volume
-//!   over the 10 s window (limit 0.5%). Replaying the whole displacement instead made the
-//!   column climb (RMS speed 1.4e-2 m/s), and carrying multipliers instead of displacements,
-//!   with or without a projected give-back, 3.1–3.6e-2.
-//! - Two coarse-grid solves (branch `experiment/coarse-poisson`, cells of two lattice
-//!   spacings, walls as closed faces, empty cells as the free surface), so that a column's
-//!   lift is solved at once instead of carried a kernel radius per pass:
-//!   - a Poisson lift before the passes: the compression splatted trilinearly onto the cells,
-//!     −∇²ψ = e, every particle moved by −∇ψ interpolated at it. Half of that displacement
-//!     cut the fan's passes 15.0 → 9.9 per substep, but the lift itself (a splat and an
-//!     interpolation of 8 cells per particle) cost what it saved: fan 2.01 → 1.98–2.05
-//!     s/frame, honey drop 0.247 → 0.26–0.27, heap 294 → 314 B/particle (`gloop bench`, two
-//!     rounds). The resting tank ran 9.9 → 8.0 s but jittered more, median frame 1.0e-3 →
-//!     1.5e-3 m/s (worst 4.5e-3); the whole lift 3.1e-3; cell means without the splat jump
-//!     as particles change cell, 3.7–6.5e-3; a cell's positive parts alone (rather than its
-//!     mean) read a tank at rest as compressed and inflated it 0.8–4.8%.
-//!   - a pressure projection of the velocities before the moves, as FLIP does (MAC faces,
-//!     the particles taking the grid's change): it cancels a resting column's g·δt in the mean
-//!     (−0.105 → −0.0004 m/s), but at two particles per cell and axis the interpolation
-//!     leaves each particle 0.8–1.2e-2 m/s of its own, ten times the limit: median frame
-//!     4.7e-3, volume drift 5%.
+//! Each substep starts from a share of the last one's correction (`CARRY`): what held the
+//! liquid up a substep ago mostly still does, so the passes only find the difference.
 //!
-//! How a resting tank comes to rest (`gloop validate rest-tank`: RMS speed in every frame
-//! under 1e-3·√(gH), 8.9e-4 m/s for its 8 cm of honey). Three things together, each
-//! measured at r = 5 mm and at r ± 0.6% (`examples/rest_probe.rs`; the worst frame over
-//! 10 s at the three radii):
-//! - The implicit viscosity acts on the velocities a frame ends with
-//!   (`Simulation::viscous_frame_end`). A substep's velocities are what its particles did,
-//!   and the passes' displacements are in them: 1e-5 m per substep (0.1% of the spacing),
-//!   mostly sideways, 1e-3 m/s. The next substep's solve damps them before anything moves,
-//!   but a frame used to end with them undamped. Median frame 1.0e-3 → 1.5-3e-4 m/s, but
-//!   the worst frames stayed at 1.0-1.4e-3.
-//! - The last pass is cut at the tolerance (`correct`). In those worst frames the RMS speed
-//!   was the liquid's mean vertical velocity, ±7e-4 m/s from substep to substep with the
-//!   pass count (14, 15, 14, ...): each substep gravity sinks the liquid g·δt² (0.1
-//!   spacing) into the floor and the passes lift it back, and a whole pass more lifted the
-//!   column by 1e-5 m, however little of it was needed. Without the cut (and with the rest
-//!   of this list) the worst frames were 1.0-1.7e-3.
-//! - The walls push the liquid in the passes (`pass`). A wall's weight in a particle's
-//!   density used to enlarge only its step, whose pushes on its liquid neighbours drove the
-//!   particle itself into the wall, to be sent back by the stops and the adhesion: one
-//!   particle against a wall shuttled at 2e-2 m/s for seconds, a frame's RMS 1.2e-3 alone.
-//!
-//! Together, at seven radii from r − 2% to r + 2%: worst frames 3.9-7.4e-4 m/s (limits
-//! 8.8-8.9e-4), median frames 1.2-2.0e-4. Before: 3.25e-3 (median 1.0e-3).
-//!
-//! Tried on the way, and not the cause (median frame's RMS speed before the above, 1.0e-3):
-//! - The noise grows with the work the passes do per substep, which is the column's height
-//!   in layers: at r = 2.5 mm the same 8 cm of honey is 16 layers, and its median frame's
-//!   RMS speed was 5.7e-3 m/s (within the 1% tolerance at the pass cap of 100; at the
-//!   former 30 it ended each substep at the cap, 3.3% compressed, 6.5e-3); a 30-layer
-//!   column at r = 5 mm (cap 30), 3.4% and 4.3e-3.
-//! - Fixed pass counts (18, 24), momentum 0 or 0.25, tolerance 0.5% (all 0.8-1.5e-3); a
-//!   tighter viscosity solve (CG tolerance 1e-5: 1.3e-3; a looser 1e-2 is worse, 5e-3); the
-//!   walls' push alone (1.2e-3). A smaller contact distance makes it worse (1.9r: 1.9e-3,
-//!   r: 2.8e-3). More substeps do not help either: at 8 per frame the median frame was
-//!   0.93e-3 and the worst 4.3e-3 (3.2e-3 at 4).
-//! - A divergence pass on the velocities after they are taken from the motion, as DFSPH
-//!   follows its density solve with one: the same pushes as here, on the compression rate
-//!   Σ_j |w'|·x̂_ij·(v_j − v_i) (walls at their velocities), to a tenth of the tolerance per
-//!   substep. One-sided, each substep: median 1.6e-3, worst 4.1e-3 (1.6 passes per
-//!   substep); to a hundredth: 1.4e-3, 4.6e-3; two-sided: 1.1e-3, 6.3e-3; only at a
-//!   frame's last substep: 1.1-1.2e-3, worst 3.1-8.3e-3. The noise is not a compression
-//!   rate that such a pass sees.
-//! - Pushing each pair along its line at the substep's start (x − moved) instead of its
-//!   current line, in the passes and the contacts, conserves angular momentum exactly
-//!   (x_end = x_start + v·δt, so corrections central at the start positions exert no
-//!   torque): the cohesive spinning blob's 4.6%/s gain became 0. But the resting tank
-//!   doubled its jitter (median 2.5e-3 m/s), so it was not adopted.
-//! - Solving the viscosity after the correction in every substep (see substep.rs) also
-//!   damps the jitter, but costs 40-50% more time on the honey drop. Forcing at least 18
-//!   passes, which ends the pass count's alternation, made the worst frames worse (2.2-2.5e-3:
-//!   passes past the tolerance lift the column further). Smoothing only the correction's
-//!   share of the velocity does not work: that share is what holds the liquid up (zero at
-//!   the floor, g·δt above), and smoothing it let the tank sink at 7 cm/s.
+//! What was tried and not adopted, and how a resting tank came to rest, is written up in
+//! `density_notes.md` beside this file.
 
 use glam::Vec3;
 use rayon::prelude::*;
@@ -266,6 +125,26 @@ fn largest_compression(p: &Params, liquid: &LiquidParticles, lists: &Neighbourho
 /// against a limit of 8.9e-4.
 const MOMENTUM: f32 = 0.5;
 
+/// The share of the last substep's summed Newton steps that starts each correction, as one
+/// push before the passes (a decaying carry: a step that is no longer needed is gone within
+/// a frame, 0.7⁴ = 0.24 of it after four substeps). Gravity sinks a resting liquid g·δt²
+/// into its floor every substep, and without the carry the passes lift a column of n layers
+/// back from nothing each time, in passes that grow with n. Measured against no carry
+/// (`examples/frame_profile.rs`, `examples/honey_drop_bench.rs`, one run each, alternating):
+/// the honey drop's first 12 frames took 427 → 267 passes and 10% less time, the fan's
+/// first 7 frames 1,141 → 840 passes and 16% less, and the 100k-particle honey block
+/// 9.15 → 6.73 s per frame (−26%). 0.8 was faster still (−16%, −23%, −35%) and 0.6 slower
+/// (−8% on the honey drop).
+///
+/// The price is noise at rest: a carried step is a guess, and the passes stop as soon as
+/// the guess and their corrections are within tolerance together. Over seven radii within
+/// ±1.2% of the resting tank's 5 mm, the RMS speed over the 10 s window was 2.9-5.9e-4 m/s
+/// at 0.7 (0.8: 3.2-7.0e-4; 0.6: 2.0-3.8e-4; no carry: 1.9-2.9e-4 over 17 radii), against
+/// a limit of 8.9e-4; the worst single frame 1.1-2.5e-3 (no carry: 5.9e-4-1.2e-3). The
+/// carried steps persist across frames, so a frame file stores them and a resumed bake
+/// continues bit-identically (`cache::particles`).
+const CARRY: f32 = 0.7;
+
 /// What the next pass's momentum builds on: the previous pass's steps and its largest
 /// compression.
 #[derive(Default)]
@@ -297,6 +176,22 @@ pub fn pass(
             }
         }
     }
+    push(p, liquid, moved, objects, lists, &step);
+    momentum.step = step;
+    momentum.max_error = max_error;
+    max_error
+}
+
+/// Moves the particles apart by their Newton steps, each pair along its line by the sum of
+/// its two steps, and each particle away from the walls in its density by its own.
+fn push(
+    p: &Params,
+    liquid: &mut LiquidParticles,
+    moved: &mut [Vec3],
+    objects: &ObjectParticles,
+    lists: &Neighbourhoods,
+    step: &[f32],
+) {
     let w = &p.density_kernel;
     let positions = &liquid.position;
     // One pass never moves a particle more than half a radius: a violent impact could
@@ -332,9 +227,6 @@ pub fn pass(
         })
         .collect();
     moves::shift(liquid, moved, &correction);
-    momentum.step = step;
-    momentum.max_error = max_error;
-    max_error
 }
 
 /// Corrects until the largest compression is within tolerance (or the iteration cap).
@@ -363,6 +255,7 @@ pub fn correct(
     let mut before_this_pass = Vec::with_capacity(moved.len());
     let mut before_last_pass = Vec::with_capacity(moved.len());
     let mut error_before_last_pass = None;
+    let mut summed_steps = push_carried_steps(p, liquid, moved, objects, lists);
     loop {
         lists.refresh_for_density(p, &liquid.position);
         before_this_pass.clear();
@@ -384,17 +277,47 @@ pub fn correct(
                 outcome.max_error = error;
                 outcome.pairs_visited += measures as u64 * lists.near.list.pair_count();
             }
+            liquid.density_steps = summed_steps;
             return outcome;
         }
         std::mem::swap(&mut before_this_pass, &mut before_last_pass);
         error_before_last_pass = Some(max_error);
+        // The pass's steps, momentum included, as pushed. (The last pass counts whole,
+        // though it is then cut: the carry was measured so.)
+        summed_steps
+            .par_iter_mut()
+            .zip(&momentum.step)
+            .for_each(|(sum, step)| *sum += step);
         outcome.iterations += 1;
         // The pass knows nothing of obstacles' hardness: they have the last word.
         moves::stop_at_obstacles(p, liquid, moved, objects, lists);
         if outcome.iterations >= p.max_density_iterations {
+            liquid.density_steps = summed_steps;
             return outcome;
         }
     }
+}
+
+/// Pushes the liquid by `CARRY` of the steps the last substep's correction summed (none at
+/// a bake's start, or for particles that joined since: an emitter's are zero), then stops
+/// it at the obstacles. Returns that push's steps, from which this substep's sum starts.
+fn push_carried_steps(
+    p: &Params,
+    liquid: &mut LiquidParticles,
+    moved: &mut [Vec3],
+    objects: &ObjectParticles,
+    lists: &mut Neighbourhoods,
+) -> Vec<f32> {
+    let mut carried = std::mem::take(&mut liquid.density_steps);
+    // Nothing carried and all zero are one case (a frame file stores no carry as zeros).
+    if carried.len() != liquid.len() || carried.iter().all(|&s| s == 0.0) {
+        return vec![0.0; liquid.len()];
+    }
+    carried.par_iter_mut().for_each(|s| *s *= CARRY);
+    lists.refresh_for_density(p, &liquid.position);
+    push(p, liquid, moved, objects, lists, &carried);
+    moves::stop_at_obstacles(p, liquid, moved, objects, lists);
+    carried
 }
 
 /// The last pass's displacements from `before` to `after`, and the largest compression at

@@ -16,6 +16,10 @@ pub struct LiquidParticles {
     /// and emptied at the frame's end, so between frames the particles hold exactly what a
     /// frame file stores and a resumed bake continues bit-identically.
     pub viscous_change: Vec<Vec3>,
+    /// The last density correction's summed Newton steps per particle, a share of which
+    /// starts the next one (`density::CARRY`). Carried across frames, so frame files store
+    /// it; empty until the first correction (and after reading a file that has none).
+    pub density_steps: Vec<f32>,
 }
 
 impl LiquidParticles {
@@ -33,6 +37,9 @@ impl LiquidParticles {
         if !self.viscous_change.is_empty() {
             self.viscous_change.push(Vec3::ZERO);
         }
+        if !self.density_steps.is_empty() {
+            self.density_steps.push(0.0);
+        }
     }
     /// Keeps the particles for which `keep` is true, in order.
     pub fn retain(&mut self, keep: impl Fn(usize) -> bool) {
@@ -47,6 +54,9 @@ impl LiquidParticles {
         self.colour = order.iter().map(|&i| self.colour[i]).collect();
         if !self.viscous_change.is_empty() {
             self.viscous_change = order.iter().map(|&i| self.viscous_change[i]).collect();
+        }
+        if !self.density_steps.is_empty() {
+            self.density_steps = order.iter().map(|&i| self.density_steps[i]).collect();
         }
     }
 }
