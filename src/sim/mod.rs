@@ -239,6 +239,7 @@ impl Simulation {
             &self.objects,
             &mut lists,
             None,
+            viscosity_implicit::FRAME_END_TOLERANCE,
         );
     }
 }

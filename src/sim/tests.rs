@@ -144,8 +144,15 @@ fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
     let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let v_star = liquid.velocity.clone();
 
-    let cold_iterations =
-        viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
+    let cold_iterations = viscosity_implicit::apply(
+        &scene,
+        &p,
+        &mut liquid,
+        &objects,
+        &mut lists,
+        None,
+        viscosity_implicit::TOLERANCE,
+    );
     let cold = liquid.velocity.clone();
     assert!(
         cold_iterations > 2,
@@ -157,8 +164,15 @@ fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
     // the solution, so CG has (almost) nothing left to do, and it must arrive at the same
     // velocities (to the solver's tolerance) rather than tighten its target.
     liquid.velocity = v_star.clone();
-    let warm_iterations =
-        viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
+    let warm_iterations = viscosity_implicit::apply(
+        &scene,
+        &p,
+        &mut liquid,
+        &objects,
+        &mut lists,
+        None,
+        viscosity_implicit::TOLERANCE,
+    );
     assert!(
         warm_iterations <= 1,
         "warm start took {warm_iterations} iterations (cold: {cold_iterations})"
@@ -201,7 +215,15 @@ fn implicit_viscosity_solves_an_impulse_apart_as_it_solves_the_whole() {
         .collect();
     let mut solve = |liquid: &mut LiquidParticles, impulse: Option<Vec<Vec3>>| {
         liquid.viscous_change = Vec::new();
-        viscosity_implicit::apply(&scene, &p, liquid, &objects, &mut lists, impulse);
+        viscosity_implicit::apply(
+            &scene,
+            &p,
+            liquid,
+            &objects,
+            &mut lists,
+            impulse,
+            viscosity_implicit::TOLERANCE,
+        );
         liquid.velocity.clone()
     };
 
@@ -336,7 +358,15 @@ fn implicit_viscosity_never_adds_kinetic_energy() {
                 .sum()
         };
         let before = energy(&liquid);
-        viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
+        viscosity_implicit::apply(
+            &scene,
+            &p,
+            &mut liquid,
+            &objects,
+            &mut lists,
+            None,
+            viscosity_implicit::TOLERANCE,
+        );
         let after = energy(&liquid);
         assert!(
             after <= before,
@@ -367,7 +397,15 @@ fn implicit_viscosity_conserves_linear_and_angular_momentum() {
         (linear, angular, scale)
     };
     let (linear, angular, scale) = totals(&liquid);
-    let iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
+    let iterations = viscosity_implicit::apply(
+        &scene,
+        &p,
+        &mut liquid,
+        &objects,
+        &mut lists,
+        None,
+        viscosity_implicit::TOLERANCE,
+    );
     let (linear_after, angular_after, _) = totals(&liquid);
     assert!(iterations > 2, "the solve took {iterations} iterations");
     // Round-off: each velocity is good to ~6e-8 of itself, and they do not all err alike.
