@@ -11,8 +11,9 @@ import numpy as np
 # Solver memory per particle: position, velocity, forces, colour, neighbour lists (~40
 # neighbours × 4 bytes) and the spatial grid; a deliberately round upper estimate.
 SOLVER_BYTES_PER_PARTICLE = 400
-# Particle cache file record: 9 floats + a ushort (TEAM_BRIEF cache layout).
-CACHE_BYTES_PER_PARTICLE = 38
+# Particle cache file record: 10 floats + a ushort (position, velocity, material, colour and
+# the density correction's carried step; src/cache/particles.rs).
+CACHE_BYTES_PER_PARTICLE = 42
 
 _cache = {}
 

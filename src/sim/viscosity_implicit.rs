@@ -63,8 +63,9 @@ use crate::scene::Scene;
 /// A substep's CG stops when the residual fell to this fraction of the initial one (the
 /// initial residual is the viscous change of this substep, so this is the relative accuracy
 /// of that change). Looser loses the honey drop's coat: at 3e-3 the honey slid off the ball
-/// (2,356 of 9,220 particles within 4r of it at frame 60 instead of 5,259), since the ball's
-/// drag is a slow global mode of the system that CG converges last.
+/// (2,356 of 9,220 particles within 4r of it at frame 60 instead of 5,259, measured before
+/// the density correction's carry), since the ball's drag is a slow global mode of the
+/// system that CG converges last.
 pub const TOLERANCE: f32 = 1e-3;
 
 /// The frame-end solve's tolerance (`Simulation::viscous_frame_end`). That solve only takes
