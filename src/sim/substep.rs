@@ -99,8 +99,7 @@ pub fn substep(
         // substep and ran 40-50% slower, and a cohesive spinning blob gained 34% of its
         // angular momentum per second (4.6% in this order). Only a frame's last velocities
         // get that smoothing, `Simulation::viscous_frame_end`; see density.rs on the jitter.)
-        let tolerance = viscosity_implicit::TOLERANCE;
-        viscosity_implicit::apply(scene, p, liquid, objects, &mut lists, impulse, tolerance);
+        viscosity_implicit::apply(scene, p, liquid, objects, &mut lists, impulse);
     }
     let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
     let dt_move = p.dt / p.moves as f32;

@@ -44,19 +44,6 @@ fn setup(cells: i32) -> (Scene, Params, LiquidParticles) {
     (scene, p, ball(RADIUS, cells))
 }
 
-/// One substep's implicit viscosity solve of the whole velocities (no impulse), at the
-/// substeps' tolerance. Returns its CG iterations.
-fn solve_viscosity(
-    scene: &Scene,
-    p: &Params,
-    liquid: &mut LiquidParticles,
-    objects: &ObjectParticles,
-    lists: &mut Neighbourhoods,
-) -> u32 {
-    let tolerance = viscosity_implicit::TOLERANCE;
-    viscosity_implicit::apply(scene, p, liquid, objects, lists, None, tolerance)
-}
-
 /// A lattice ball with deterministic, irregular velocities and two liquids of different mass.
 fn ball(radius: f32, cells: i32) -> LiquidParticles {
     let mut liquid = LiquidParticles::default();
@@ -157,7 +144,8 @@ fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
     let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let v_star = liquid.velocity.clone();
 
-    let cold_iterations = solve_viscosity(&scene, &p, &mut liquid, &objects, &mut lists);
+    let cold_iterations =
+        viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
     let cold = liquid.velocity.clone();
     assert!(
         cold_iterations > 2,
@@ -169,7 +157,8 @@ fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
     // the solution, so CG has (almost) nothing left to do, and it must arrive at the same
     // velocities (to the solver's tolerance) rather than tighten its target.
     liquid.velocity = v_star.clone();
-    let warm_iterations = solve_viscosity(&scene, &p, &mut liquid, &objects, &mut lists);
+    let warm_iterations =
+        viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
     assert!(
         warm_iterations <= 1,
         "warm start took {warm_iterations} iterations (cold: {cold_iterations})"
@@ -212,15 +201,7 @@ fn implicit_viscosity_solves_an_impulse_apart_as_it_solves_the_whole() {
         .collect();
     let mut solve = |liquid: &mut LiquidParticles, impulse: Option<Vec<Vec3>>| {
         liquid.viscous_change = Vec::new();
-        viscosity_implicit::apply(
-            &scene,
-            &p,
-            liquid,
-            &objects,
-            &mut lists,
-            impulse,
-            viscosity_implicit::TOLERANCE,
-        );
+        viscosity_implicit::apply(&scene, &p, liquid, &objects, &mut lists, impulse);
         liquid.velocity.clone()
     };
 
@@ -355,7 +336,7 @@ fn implicit_viscosity_never_adds_kinetic_energy() {
                 .sum()
         };
         let before = energy(&liquid);
-        solve_viscosity(&scene, &p, &mut liquid, &objects, &mut lists);
+        viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
         let after = energy(&liquid);
         assert!(
             after <= before,
@@ -386,7 +367,7 @@ fn implicit_viscosity_conserves_linear_and_angular_momentum() {
         (linear, angular, scale)
     };
     let (linear, angular, scale) = totals(&liquid);
-    let iterations = solve_viscosity(&scene, &p, &mut liquid, &objects, &mut lists);
+    let iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
     let (linear_after, angular_after, _) = totals(&liquid);
     assert!(iterations > 2, "the solve took {iterations} iterations");
     // Round-off: each velocity is good to ~6e-8 of itself, and they do not all err alike.

@@ -60,22 +60,14 @@ use super::viscosity_operator::Couplings;
 use super::LiquidParticles;
 use crate::scene::Scene;
 
-/// A substep's CG stops when the residual fell to this fraction of the initial one (the
-/// initial residual is the viscous change of this substep, so this is the relative accuracy
-/// of that change). Looser loses the honey drop's coat: at 3e-3 the honey slid off the ball
-/// (2,356 of 9,220 particles within 4r of it at frame 60 instead of 5,259, measured before
-/// the density correction's carry), since the ball's drag is a slow global mode of the
-/// system that CG converges last.
-pub const TOLERANCE: f32 = 1e-3;
-
-/// The frame-end solve's tolerance (`Simulation::viscous_frame_end`). That solve only takes
-/// the last density correction's jitter out of the velocities a frame file stores (the next
-/// frame's first substep solves just its impulse on top), and a percent of that jitter's
-/// viscous change left is far below what the frame files show. Against 1e-3 on the honey
-/// drop's frames 2-13 (`examples/frame_profile.rs`, two rounds): CG iterations 1,508 →
-/// 1,343, time −5%, density passes unchanged; the resting tank's RMS speed over its window
-/// at four radii within ±0.6% of 5 mm: 2.4-4.3e-4 m/s (1e-3: 2.9-5.1e-4).
-pub const FRAME_END_TOLERANCE: f32 = 1e-2;
+/// CG stops when the residual fell to this fraction of the initial one (the initial residual
+/// is the viscous change of this substep, so this is the relative accuracy of that change).
+/// Looser loses the honey drop's coat: at 3e-3 the honey slid off the ball (2,356 of 9,220
+/// particles within 4r of it at frame 60 instead of 5,259, measured before the density
+/// correction's carry), since the ball's drag is a slow global mode of the system that CG
+/// converges last. The frame-end solve, which only smooths what a frame file stores, was
+/// tried looser too (`Simulation::viscous_frame_end`).
+const TOLERANCE: f32 = 1e-3;
 const MAX_ITERATIONS: u32 = 200;
 
 /// Nanoseconds spent in `apply` and CG iterations done, since the process started (a probe
@@ -92,8 +84,7 @@ pub fn profile() -> (std::time::Duration, u64) {
 }
 
 /// Replaces the liquid velocities v* (after the substep's impulse) by the solution of
-/// (M − δt K) v = M v*, solved to `tolerance` (`TOLERANCE` in a substep). Returns the CG
-/// iterations used.
+/// (M − δt K) v = M v*. Returns the CG iterations used.
 ///
 /// With `impulse` given, v* is velocities this viscosity was already applied to (with the
 /// walls moving as they were then) plus that impulse, and only the impulse is solved for:
@@ -107,7 +98,6 @@ pub fn apply(
     objects: &ObjectParticles,
     lists: &mut Neighbourhoods,
     impulse: Option<Vec<Vec3>>,
-    tolerance: f32,
 ) -> u32 {
     let started = Instant::now();
     let mu: Vec<f32> = scene
@@ -175,7 +165,7 @@ pub fn apply(
         &inverse_diagonal,
         b,
         &mut v,
-        tolerance,
+        TOLERANCE,
         cold_residual,
         MAX_ITERATIONS,
     );
