@@ -277,8 +277,7 @@ pub fn correct(
                 outcome.max_error = error;
                 outcome.pairs_visited += measures as u64 * lists.near.list.pair_count();
             }
-            liquid.density_steps = summed_steps;
-            return outcome;
+            break;
         }
         std::mem::swap(&mut before_this_pass, &mut before_last_pass);
         error_before_last_pass = Some(max_error);
@@ -292,10 +291,11 @@ pub fn correct(
         // The pass knows nothing of obstacles' hardness: they have the last word.
         moves::stop_at_obstacles(p, liquid, moved, objects, lists);
         if outcome.iterations >= p.max_density_iterations {
-            liquid.density_steps = summed_steps;
-            return outcome;
+            break;
         }
     }
+    liquid.density_steps = summed_steps;
+    outcome
 }
 
 /// Pushes the liquid by `CARRY` of the steps the last substep's correction summed (none at
