@@ -45,6 +45,15 @@ impl Space {
         d
     }
 
+    /// `delta` for 16-byte vectors (one SIMD load and subtraction per pair).
+    #[inline(always)]
+    pub fn delta_aligned(&self, a: glam::Vec3A, b: glam::Vec3A) -> glam::Vec3A {
+        if !self.any_periodic {
+            return a - b;
+        }
+        self.delta(a.into(), b.into()).into()
+    }
+
     /// Brings a position back into the domain along periodic axes.
     pub fn wrap(&self, mut p: Vec3) -> Vec3 {
         for axis in 0..3 {
