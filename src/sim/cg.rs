@@ -125,20 +125,14 @@ pub fn solve(
             break; // not positive definite along d (only possible through round-off)
         }
         let alpha = (rz / dad) as f32;
-        x.par_iter_mut()
-            .zip(d.par_iter())
-            .for_each(|(x, d)| *x += alpha * *d);
-        r.par_iter_mut()
-            .zip(ad.par_iter())
-            .for_each(|(r, a)| *r -= alpha * *a);
-        let rz_next = r_dot_z(&r);
+        let (rz_next, rr) = step_along(alpha, &d, &ad, inverse_diagonal, x, &mut r);
         let beta = (rz_next / rz) as f32;
         rz = rz_next;
         d.par_iter_mut()
             .zip(r.par_iter())
             .zip(inverse_diagonal.par_iter())
             .for_each(|((d, r), m)| *d = *m * *r + beta * *d);
-        norm = dot(&r, &r).sqrt();
+        norm = rr.sqrt();
         iterations += 1;
     }
     let outcome = CgOutcome {
@@ -146,6 +140,38 @@ pub fn solve(
         relative_residual: (norm / scale.unwrap_or(r0)) as f32,
     };
     (outcome, r)
+}
+
+/// x += α d and r −= α A d, returning the new r·M⁻¹r and r·r: one sweep instead of four,
+/// each a parallel region (which costs ~15 µs to start on two cores, as much as a sweep over
+/// the honey drop's 9k particles). Summed per `CHUNK` in order, as `dot` sums: the same bits.
+fn step_along(
+    alpha: f32,
+    d: &[Vec3],
+    ad: &[Vec3],
+    inverse_diagonal: &[Symmetric3],
+    x: &mut [Vec3],
+    r: &mut [Vec3],
+) -> (f64, f64) {
+    let partial: Vec<(f64, f64)> = x
+        .par_chunks_mut(CHUNK)
+        .zip(r.par_chunks_mut(CHUNK))
+        .enumerate()
+        .map(|(c, (x, r))| {
+            let at = c * CHUNK;
+            let (mut rz, mut rr) = (0.0f64, 0.0f64);
+            for (k, (x, r)) in x.iter_mut().zip(r.iter_mut()).enumerate() {
+                *x += alpha * d[at + k];
+                *r -= alpha * ad[at + k];
+                rz += r.dot(inverse_diagonal[at + k] * *r) as f64;
+                rr += r.dot(*r) as f64;
+            }
+            (rz, rr)
+        })
+        .collect();
+    partial
+        .into_iter()
+        .fold((0.0, 0.0), |(a, b), (c, e)| (a + c, b + e))
 }
 
 #[cfg(test)]
