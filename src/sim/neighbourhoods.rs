@@ -208,12 +208,12 @@ impl Neighbourhoods {
         self.liquid_anchor = liquid.to_vec();
     }
 
-    /// The liquid pairs within contact distance + skin, cut from the near lists. They hold
-    /// every such pair because the near lists are exact (they hold every pair within the
-    /// force reach, 4r, however the particles moved since they were built) and the contact
-    /// reach is shorter (2.5r).
+    /// The liquid pairs within contact distance + the contacts' skin, cut from the near
+    /// lists. They hold every such pair because the near lists are exact (they hold every
+    /// pair within the force reach, 4r, however the particles moved since they were built)
+    /// and the contact reach is shorter (3r).
     pub fn contacts(&self, p: &Params, liquid: &[Vec3]) -> LiquidPairs {
-        let reach = p.liquid_contact + p.skin;
+        let reach = p.liquid_contact + p.contact_skin;
         debug_assert!(reach <= p.force_reach);
         LiquidPairs::from_list(
             self.near.list.filtered(&p.space, liquid, liquid, reach),
@@ -230,7 +230,7 @@ impl Neighbourhoods {
         liquid: &[Vec3],
         objects: &[Vec3],
     ) {
-        contacts.refresh(p.space, liquid, p.skin);
+        contacts.refresh(p.space, liquid, p.contact_skin);
         self.refresh_objects(p, liquid, objects);
     }
 
