@@ -143,8 +143,9 @@ pub fn solve(
 }
 
 /// x += α d and r −= α A d, returning the new r·M⁻¹r and r·r: one sweep instead of four,
-/// each a parallel region (which costs ~15 µs to start on two cores, as much as a sweep over
-/// the honey drop's 9k particles). Summed per `CHUNK` in order, as `dot` sums: the same bits.
+/// each a parallel region (about 7 µs to start on this two-core machine from within rayon's
+/// pool, where the solver runs, a good part of a sweep over the honey drop's 9k particles).
+/// Summed per `CHUNK` in order, as `dot` sums: the same bits.
 fn step_along(
     alpha: f32,
     d: &[Vec3],

@@ -24,6 +24,12 @@ pub const SKIN_RADII: f32 = 0.5;
 /// one run each: 2.22 s at 0.5 r, 2.03 at 1 r, 2.02 at 1.5 r (whose extra pairs then cost
 /// what its rarer upkeep saves). (The near lists' skin is no lever there: at 0.4 r and 0.7 r
 /// the honey drop measured within 2% of 0.5 r.)
+///
+/// No skin helps the fan after its impact, where the contacts are rebuilt at nearly every
+/// move (their upkeep took 1.8 s of its frames 2-7's 16.8): the gel falling through the blades
+/// moves radii per move against the gel resting on them, and the movers are measured
+/// against the mean motion of all the liquid, so nearly all of it counts as moving. A
+/// reference motion per region of the liquid rather than one for all would be the fix.
 pub const CONTACT_SKIN_RADII: f32 = 1.0;
 
 /// Largest stable explicit exchange per substep (PHYSICS_NOTES §1.3: v·dt < 0.92 keeps signs).
