@@ -108,13 +108,12 @@ pub fn solve(
     }
     // z = M⁻¹ r is never stored: it is formed where it is used (the r·z product and the
     // new direction), which keeps one vector fewer alive through the solve.
-    let r_dot_z = |r: &[Vec3]| sum_of_terms(r, inverse_diagonal, |r, m| r.dot(*m * r));
     let mut d: Vec<Vec3> = r
         .par_iter()
         .zip(inverse_diagonal.par_iter())
         .map(|(r, m)| *m * *r)
         .collect();
-    let mut rz = r_dot_z(&r);
+    let mut rz = sum_of_terms(&r, inverse_diagonal, |r, m| r.dot(*m * r));
     let mut ad = ax; // reuse the buffer
     let mut norm = r0;
     let mut iterations = 0;

@@ -65,6 +65,15 @@ struct Positions<'a> {
     walls: &'a [Vec3A],
 }
 
+impl<'a> Positions<'a> {
+    fn of(liquid: &LiquidParticles, walls: &'a [Vec3A]) -> Self {
+        Positions {
+            liquid: aligned(&liquid.position),
+            walls,
+        }
+    }
+}
+
 /// Largest compression ρ/ρ0 − 1 over liquid particles, and each particle's Newton step size.
 fn measure(p: &Params, x: &Positions, lists: &Neighbourhoods) -> (f32, Vec<f32>) {
     let w = &p.density_kernel;
@@ -164,7 +173,7 @@ const CARRY: f32 = 0.7;
 /// What the next pass's momentum builds on: the previous pass's steps and its largest
 /// compression.
 #[derive(Default)]
-pub struct Momentum {
+struct Momentum {
     step: Vec<f32>,
     max_error: f32,
 }
@@ -179,10 +188,7 @@ fn pass(
     lists: &Neighbourhoods,
     momentum: &mut Momentum,
 ) -> f32 {
-    let x = Positions {
-        liquid: aligned(&liquid.position),
-        walls,
-    };
+    let x = Positions::of(liquid, walls);
     let (max_error, mut step) = measure(p, &x, lists);
     if max_error <= p.density_tolerance {
         return max_error;
@@ -336,10 +342,7 @@ fn push_carried_steps(
     }
     carried.par_iter_mut().for_each(|s| *s *= CARRY);
     lists.refresh_for_density(p, &liquid.position);
-    let x = Positions {
-        liquid: aligned(&liquid.position),
-        walls,
-    };
+    let x = Positions::of(liquid, walls);
     push(p, liquid, moved, &x, lists, &carried);
     moves::stop_at_obstacles(p, liquid, moved, objects, lists);
     carried
