@@ -270,6 +270,42 @@ fn object_lists_stay_exact_as_liquid_falls_onto_an_obstacle() {
     );
 }
 
+/// An object the liquid's search missed, which then moves back towards it: the liquid
+/// particle stays within its allowance of where its objects were last searched, the object
+/// within half a skin of where the lists were built, yet the two close by more than the skin.
+/// A mover's search must reach as far again as the objects have moved.
+#[test]
+fn an_object_a_mover_missed_is_listed_when_it_moves_back() {
+    let (_, p, mut liquid) = setup(4);
+    let skin = p.skin;
+    // The liquid's outermost particle along x, and one object particle beyond it, within
+    // the lists' reach at first.
+    let outermost = |x: &[Vec3]| (0..x.len()).max_by(|&a, &b| x[a].x.total_cmp(&x[b].x));
+    let tip = liquid.position[outermost(&liquid.position).unwrap()];
+    let reach = p.object_reach + skin;
+    let mut object = [tip + Vec3::new(reach - 0.65 * skin, 0.0, 0.0)];
+    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &object, None);
+    let i = outermost(&liquid.position).unwrap();
+    let mut contacts = lists.contacts(&p, &liquid.position);
+    assert!(lists.objects.of(i).contains(0));
+    // The object moves 0.45 skin away and the particle 0.3 skin the other way, a mover
+    // (its allowance is half of what the objects' motion leaves of the skin): its search
+    // finds the object just beyond reach.
+    object[0].x += 0.45 * skin;
+    liquid.position[i].x -= 0.3 * skin;
+    lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, &object);
+    // The object moves back 0.9 skin (0.45 from where it started) and the particle 0.27
+    // skin towards it (within its allowance): the two are within the object reach.
+    object[0].x -= 0.9 * skin;
+    liquid.position[i].x += 0.27 * skin;
+    lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, &object);
+    assert!(liquid.position[i].distance(object[0]) < p.object_reach - 0.05 * skin);
+    assert!(
+        lists.objects.of(i).contains(0),
+        "the particle misses the object"
+    );
+}
+
 #[test]
 fn liquid_lists_stay_exact_as_a_few_particles_or_many_move() {
     let (_, p, mut liquid) = setup(5);
