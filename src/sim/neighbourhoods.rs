@@ -6,13 +6,13 @@
 //! particles are measured against the mean motion (a falling drop keeps its lists) and only
 //! those that moved more than half the skin — the *movers*, typically a few splashing or
 //! falling particles — get their neighbours searched again, and are added to the lists of
-//! the particles they came near. A mover is searched half a skin beyond the lists' reach: a
-//! neighbour its search misses may stand up to half a skin from where its own list was made,
-//! and swing as far back the other way without becoming a mover, so the two can close by one
-//! and a half skins before either is searched again. (Searched only to the lists' reach, such
-//! a pair went missing from the lists while within reach; the tests
-//! `a_pair_a_mover_missed_is_listed_when_its_neighbour_swings_back` and, for the object
-//! lists, `an_object_a_mover_missed_is_listed_when_it_moves_back` build one.) Only when
+//! the particles they came near. A mover lists each neighbour within the lists' reach plus
+//! how far that neighbour has drifted since its own search: a neighbour may stand up to half
+//! a skin from where its list was made and swing as far back the other way without becoming
+//! a mover, so the two can close by one and a half skins before either is searched again.
+//! (Listing only the neighbours within the lists' reach, such a pair went missing while
+//! within reach: `a_pair_a_mover_missed_is_listed_when_its_neighbour_swings_back` builds
+//! one; the object lists' counterpart is in `refresh_objects`.) Only when
 //! movers are many is everything rebuilt. The three
 //! lists are tracked apart because they are needed at different times: `near` for forces and
 //! density, `objects` throughout, and the contact lists (much smaller) only in the moves. Those
@@ -119,8 +119,8 @@ impl LiquidPairs {
             return;
         }
         // A mover lists the neighbours within the lists' reach plus how far each has
-        // drifted (see the module's doc), which a movers' search reaches within half a skin
-        // more. (Searched to that reach for all, the extra pairs slowed the fan by 5-9%.)
+        // drifted (see the module's doc), which a search half a skin further finds. (Listing
+        // all it finds, the extra pairs slowed the fan by 5-12%.)
         let mut replaced = search_around(space, liquid, &movers, self.reach + 0.5 * skin);
         replaced.par_iter_mut().for_each(|(m, near)| {
             let xm = liquid[*m as usize];
@@ -251,30 +251,30 @@ impl Neighbourhoods {
         objects: &[Vec3],
     ) {
         contacts.refresh(p.space, liquid, p.contact_skin);
-        self.refresh_objects(p, liquid, objects);
+        self.refresh_objects(p, liquid, Some(objects));
     }
 
     /// At the start of a substep that carries the previous substep's lists over.
     pub fn refresh_for_substep(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
         self.near.refresh(p.space, liquid, p.skin);
-        self.refresh_objects(p, liquid, objects);
+        self.refresh_objects(p, liquid, Some(objects));
     }
 
     /// Before a density pass (objects have not moved since the last refresh).
     pub fn refresh_for_density(&mut self, p: &Params, liquid: &[Vec3]) {
         self.near.refresh(p.space, liquid, p.skin);
-        // Objects have not moved since their reference positions: lend those out (without a
-        // copy per pass) and measure their displacement as zero.
-        let objects = std::mem::take(&mut self.objects_built_at);
-        self.refresh_objects(p, liquid, &objects);
-        if self.objects_built_at.is_empty() {
-            self.objects_built_at = objects;
-        }
+        self.refresh_objects(p, liquid, None);
     }
 
-    fn refresh_objects(&mut self, p: &Params, liquid: &[Vec3], objects: &[Vec3]) {
-        let objects_moved = max_displacement(&self.objects_built_at, objects);
+    /// Keeps the object lists exact for the liquid at `liquid` and the objects at `objects`.
+    /// `None`: the objects have not moved since the last refresh; their motion since the
+    /// lists were built is then counted as none, which leaves the liquid the whole skin's
+    /// allowance: an object stands within half a skin of where it was built (or the lists
+    /// would have been rebuilt), so an object a search missed stays beyond the object reach.
+    fn refresh_objects(&mut self, p: &Params, liquid: &[Vec3], objects: Option<&[Vec3]>) {
+        let objects_moved = objects.map_or(0.0, |o| max_displacement(&self.objects_built_at, o));
         if objects_moved > 0.5 * p.skin {
+            let objects = objects.expect("objects that moved were given");
             self.rebuild_objects(p, liquid, objects, None);
             return;
         }
@@ -299,20 +299,31 @@ impl Neighbourhoods {
             return;
         }
         if movers.len() as f32 > PATCH_LIMIT * liquid.len() as f32 {
-            self.rebuild_objects(p, liquid, objects, None);
+            match objects {
+                Some(objects) => self.rebuild_objects(p, liquid, objects, None),
+                None => {
+                    // Where the objects were built, on the grid already made of them.
+                    let built_at = std::mem::take(&mut self.objects_built_at);
+                    let grid = self.object_grid.clone();
+                    self.rebuild_objects(p, liquid, &built_at, grid);
+                }
+            }
             return;
         }
-        // Searched further by as much as the objects have moved since the lists were built,
-        // m: until a mover is searched again it moves at most (skin − m')/2 and an object
-        // particle, which may go back past where it was built, m + m' (m' ≤ skin/2 the
-        // objects' motion then), so the two close by less than skin + m.
-        let reach = p.object_reach + p.skin + objects_moved;
+        // Movers are searched against where the objects were when the lists were built (the
+        // grid's own points), not where they are now: an object particle stays within half a
+        // skin of there, m, while a mover stays within (skin − m)/2 of where it was searched,
+        // so an object it misses stays beyond the object reach + skin/4. (Searched against
+        // the objects' current positions, an object that moved away and came back could be
+        // missed while within reach: `an_object_a_mover_missed_is_listed_when_it_moves_back`.)
+        let reach = p.object_reach + p.skin;
+        let built_at = &self.objects_built_at;
         let replaced: Vec<(u32, Vec<u32>)> = movers
             .par_iter()
             .map(|&m| {
                 (
                     m,
-                    grid.points_near(objects, liquid[m as usize], reach, None),
+                    grid.points_near(built_at, liquid[m as usize], reach, None),
                 )
             })
             .collect();

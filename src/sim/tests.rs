@@ -273,7 +273,7 @@ fn object_lists_stay_exact_as_liquid_falls_onto_an_obstacle() {
 /// An object the liquid's search missed, which then moves back towards it: the liquid
 /// particle stays within its allowance of where its objects were last searched, the object
 /// within half a skin of where the lists were built, yet the two close by more than the skin.
-/// A mover's search must reach as far again as the objects have moved.
+/// A mover must be searched against where the objects were when the lists were built.
 #[test]
 fn an_object_a_mover_missed_is_listed_when_it_moves_back() {
     let (_, p, mut liquid) = setup(4);
