@@ -137,12 +137,23 @@ impl<'a> Couplings<'a> {
         let volume = (2.0 * p.radius).powi(3);
         let scale = LAPLACIAN_FACTOR * volume * volume * p.dt / lattice_factor(&kernel, p.radius);
         let x = &liquid.position;
+        // One viscosity for all the liquid (most scenes) is looked up once, not per pair: the
+        // material of j is a load from anywhere in memory. (The pair's mean of two equal
+        // values is that value exactly, so the strengths are the same bits.)
+        let shared_mu = mu
+            .first()
+            .filter(|&&m0| mu.iter().all(|&m| m == m0))
+            .copied();
         let strength = lists.near.list.pick_first(|i, j| {
             let d = p.space.delta(x[i], x[j as usize]);
             let w = kernel.laplacian_weight(d.length_squared());
-            let mu_ij =
-                0.5 * (mu[liquid.material[i] as usize] + mu[liquid.material[j as usize] as usize]);
-            (w > 0.0 && mu_ij > 0.0).then(|| Strength::new(scale * mu_ij * w))
+            if w <= 0.0 {
+                return None;
+            }
+            let mu_ij = shared_mu.unwrap_or_else(|| {
+                0.5 * (mu[liquid.material[i] as usize] + mu[liquid.material[j as usize] as usize])
+            });
+            (mu_ij > 0.0).then(|| Strength::new(scale * mu_ij * w))
         });
         let lists: &'a Neighbourhoods = lists;
         let walls = gather_rows(liquid.len(), |i| {
