@@ -5,20 +5,19 @@
 //! come within reach if the two particles moved more than the skin relative to each other, so
 //! particles are measured against the mean motion (a falling drop keeps its lists) and only
 //! those that moved more than half the skin — the *movers*, typically a few splashing or
-//! falling particles — get their neighbours searched again, and are added to the lists of
-//! the particles they came near. A mover lists each neighbour within the lists' reach plus
-//! how far that neighbour has drifted since its own search: a neighbour may stand up to half
-//! a skin from where its list was made and swing as far back the other way without becoming
-//! a mover, so the two can close by one and a half skins before either is searched again.
-//! (Listing only the neighbours within the lists' reach, such a pair went missing while
-//! within reach: `a_pair_a_mover_missed_is_listed_when_its_neighbour_swings_back` builds
-//! one; the object lists' counterpart is in `refresh_objects`.) Only when
-//! movers are many is everything rebuilt. The three
-//! lists are tracked apart because they are needed at different times: `near` for forces and
-//! density, `objects` throughout, and the contact lists (much smaller) only in the moves. Those
-//! are cut from the near lists when a substep's moves begin and dropped when they end, so the
-//! viscosity solve, the substep's memory peak, does not hold them (the fan's peak fell by
-//! 2 MB of 23).
+//! falling particles — get their neighbours searched again, and are added to the lists of the
+//! particles they came near. A mover lists each neighbour within the lists' reach plus how far
+//! that neighbour has drifted since its own search: a neighbour may stand up to half a skin
+//! from where its list was made and swing as far back the other way without becoming a mover,
+//! so the two can close by one and a half skins before either is searched again. (Listing only
+//! the neighbours within the lists' reach, such a pair went missing while within reach:
+//! `a_pair_a_mover_missed_is_listed_when_its_neighbour_swings_back` builds one; the object
+//! lists' counterpart is in `refresh_objects`.) Only when movers are many is everything
+//! rebuilt. The three lists are tracked apart because they are needed at different times:
+//! `near` for forces and density, `objects` throughout, and the contact lists (much smaller)
+//! only in the moves. Those are cut from the near lists when a substep's moves begin and
+//! dropped when they end, so the viscosity solve, the substep's memory peak, does not hold them
+//! (the fan's peak fell by 2 MB of 23).
 //!
 //! (Cutting the contact lists from the near lists within the moves too, at every refresh where
 //! those still hold every contact pair, instead of patching or rebuilding them on a grid, was
@@ -204,8 +203,7 @@ impl Neighbourhoods {
     /// would have been rebuilt), so an object a search missed stays beyond the object reach.
     fn refresh_objects(&mut self, p: &Params, liquid: &[Vec3], objects: Option<&[Vec3]>) {
         let objects_moved = objects.map_or(0.0, |o| max_displacement(&self.objects_built_at, o));
-        if objects_moved > 0.5 * p.skin {
-            let objects = objects.expect("objects that moved were given");
+        if let Some(objects) = objects.filter(|_| objects_moved > 0.5 * p.skin) {
             self.rebuild_objects(p, liquid, objects, None);
             return;
         }
