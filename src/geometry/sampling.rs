@@ -35,6 +35,13 @@ pub fn sample_surface(
     // Fx rather than std's SipHash: 27 lookups per candidate made hashing most of the
     // sampling (the map is only looked up, never iterated, so the samples are the same).
     let mut grid: FxHashMap<IVec3, Vec<Vec3>> = FxHashMap::default();
+    // The 27 cells around a candidate's, its own first, then those sharing a face, an edge and
+    // a corner with it: most candidates are turned away by a sample in their own cell, and
+    // looking there first settles them in one lookup instead of up to 27.
+    let mut nearest_first: Vec<IVec3> = (-1..=1)
+        .flat_map(|z| (-1..=1).flat_map(move |y| (-1..=1).map(move |x| IVec3::new(x, y, z))))
+        .collect();
+    nearest_first.sort_by_key(|offset| offset.length_squared());
     let mut samples = Vec::new();
     for (ti, t) in triangles.iter().enumerate() {
         let [a, b, c] = t.map(|i| vertices[i as usize]);
@@ -48,16 +55,11 @@ pub fn sample_surface(
                 let (u, v) = (i as f32 / n as f32, j as f32 / n as f32);
                 let p = a + u * (b - a) + v * (c - a);
                 let k = key(p);
-                let crowded = (-1..=1).any(|dz| {
-                    (-1..=1).any(|dy| {
-                        (-1..=1).any(|dx| {
-                            grid.get(&(k + IVec3::new(dx, dy, dz)))
-                                .is_some_and(|cell_points| {
-                                    cell_points.iter().any(|q| {
-                                        q.distance_squared(p) < min_distance * min_distance
-                                    })
-                                })
-                        })
+                let crowded = nearest_first.iter().any(|&offset| {
+                    grid.get(&(k + offset)).is_some_and(|cell_points| {
+                        cell_points
+                            .iter()
+                            .any(|q| q.distance_squared(p) < min_distance * min_distance)
                     })
                 });
                 if !crowded {
