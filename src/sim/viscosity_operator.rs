@@ -78,6 +78,16 @@ fn lattice_factor(kernel: &CubicSpline, radius: f32) -> f32 {
     (LAPLACIAN_FACTOR as f64 / 2.0 * volume as f64 * sum) as f32
 }
 
+/// The value every liquid has, when they all have the same (most scenes have one liquid, or
+/// paints of one density and viscosity): a per-particle lookup by material can then be
+/// skipped.
+pub(super) fn shared_value(per_liquid: &[f32]) -> Option<f32> {
+    per_liquid
+        .first()
+        .filter(|&&v0| per_liquid.iter().all(|&v| v == v0))
+        .copied()
+}
+
 /// A coupling strength k_ij in 16 bits: the upper half of its f32 (bfloat16), rounded to
 /// nearest. Relative precision 2^-9, far finer than the kernel's own discretisation error
 /// (the viscometer's measured ν moved by under 0.01%), at half the memory of an f32, and
@@ -140,10 +150,7 @@ impl<'a> Couplings<'a> {
         // One viscosity for all the liquid (most scenes) is looked up once, not per pair: the
         // material of j is a load from anywhere in memory. (The pair's mean of two equal
         // values is that value exactly, so the strengths are the same bits.)
-        let shared_mu = mu
-            .first()
-            .filter(|&&m0| mu.iter().all(|&m| m == m0))
-            .copied();
+        let shared_mu = shared_value(mu);
         let strength = lists.near.list.pick_first(|i, j| {
             let d = p.space.delta(x[i], x[j as usize]);
             let w = kernel.laplacian_weight(d.length_squared());

@@ -48,9 +48,10 @@ impl LiquidPairs {
         // How far a particle has moved, against the mean motion, since its neighbours were
         // searched.
         let drift = |i: usize| (liquid[i] - shift - self.anchor[i]).length();
+        let is_mover = |drifted: f32| drifted > 0.5 * skin;
         let movers: Vec<u32> = (0..n as u32)
             .into_par_iter()
-            .filter(|&i| drift(i as usize) > 0.5 * skin)
+            .filter(|&i| is_mover(drift(i as usize)))
             .collect();
         if movers.is_empty() {
             return;
@@ -71,7 +72,7 @@ impl LiquidPairs {
             near.retain(|&j| {
                 let drifted = drift(j as usize);
                 // A mover's drift starts again from nothing at this search.
-                let allowance = if drifted > 0.5 * skin { 0.0 } else { drifted };
+                let allowance = if is_mover(drifted) { 0.0 } else { drifted };
                 space.delta(xm, liquid[j as usize]).length() <= self.reach + allowance
             });
         });
