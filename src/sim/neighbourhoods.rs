@@ -79,12 +79,18 @@ pub struct Neighbourhoods {
     /// The box around `objects_built_at` (min, max), for `far_from_objects`.
     objects_box: (Vec3, Vec3),
     liquid_anchor: Vec<Vec3>,
+    /// Where each run of liquid from one block of 2 × 2 × 2 cells began when the liquid was
+    /// sorted (the end as a last entry): the aggregates of the viscosity solve's coarse
+    /// level. They stay valid while the lists do (no particle added or removed), however the
+    /// particles move: an aggregate is any set of particles, a compact one just serves best.
+    pub blocks: Vec<u32>,
 }
 
 impl Neighbourhoods {
-    /// Reorders the liquid by grid cell (neighbours sit close in memory), then builds the lists
-    /// on that same grid rather than bucketing the particles a second time. `object_grid`, if
-    /// given, is the grid of `objects` at these positions (standing obstacles keep theirs).
+    /// Reorders the liquid by blocks of grid cells (neighbours sit close in memory, and each
+    /// block is a run: `blocks`), then builds the lists on that same grid rather than
+    /// bucketing the particles a second time. `object_grid`, if given, is the grid of
+    /// `objects` at these positions (standing obstacles keep theirs).
     pub fn sort_and_build(
         p: &Params,
         liquid: &mut LiquidParticles,
@@ -93,23 +99,25 @@ impl Neighbourhoods {
     ) -> Self {
         let reach = p.force_reach + p.skin;
         let grid = CellGrid::build(&liquid.position, reach, p.space);
-        let order: Vec<usize> = grid.order.iter().map(|&i| i as usize).collect();
-        liquid.permute(&order);
-        let grid = grid.renumbered();
+        let (order, blocks) = grid.block_order();
+        liquid.permute(&order.iter().map(|&i| i as usize).collect::<Vec<_>>());
+        let grid = grid.renumbered_by(&order);
         let x = &liquid.position;
         let near = LiquidPairs::from_list(grid.neighbour_lists(x, x, reach, true), x, reach);
-        Self::around(p, near, x, objects, object_grid)
+        Self::around(p, near, blocks, x, objects, object_grid)
     }
 
     fn around(
         p: &Params,
         near: LiquidPairs,
+        blocks: Vec<u32>,
         liquid: &[Vec3],
         objects: &[Vec3],
         object_grid: Option<Arc<CellGrid>>,
     ) -> Self {
         let mut n = Neighbourhoods {
             near,
+            blocks,
             objects: NeighbourList::default(),
             object_grid: None,
             objects_built_at: Vec::new(),

@@ -12,14 +12,17 @@
 //! produces no force at all (Steele's exchange brakes it, §1.4).
 //!
 //! Integrated with backward Euler, (M − δt K) v = M v*, an SPD system solved by matrix-free
-//! block-Jacobi-preconditioned CG over the `near` lists (`cg.rs`; the operator and its
-//! couplings are in `viscosity_operator.rs`). The guess is warm: v* (the velocities after
-//! the substep's impulse) plus the velocity change the previous substep's solve made, since
-//! the viscous change varies slowly from substep to substep. CG stops at the same accuracy as
-//! from a cold start (a fraction of the residual at v*), so the warm guess saves iterations:
-//! about a fifth of them on the fan demo and on a 100k honey block. The change is carried
-//! within a frame only (`LiquidParticles::viscous_change`); the first substep of a frame
-//! starts cold, so a resumed bake, which starts from a frame file, stays bit-identical.
+//! CG over the `near` lists (`cg.rs`; the operator and its couplings are in
+//! `viscosity_operator.rs`), preconditioned by block Jacobi plus a coarse level over blocks
+//! of about 90 particles (`cg/coarse.rs`), which carries the slow, liquid-wide modes (honey
+//! dragged along a ball) that block Jacobi alone took most of the iterations over. The
+//! guess is warm: v* (the velocities after the substep's impulse) plus the velocity change
+//! the previous substep's solve made, since the viscous change varies slowly from substep to
+//! substep. CG stops at the same accuracy as from a cold start (a fraction of the residual
+//! at v*), so the warm guess saves iterations: about a fifth of them on the fan demo and on
+//! a 100k honey block. The change is carried within a frame only
+//! (`LiquidParticles::viscous_change`); the first substep of a frame starts cold, so a
+//! resumed bake, which starts from a frame file, stays bit-identical.
 //!
 //! A frame's end velocities are solved too (`Simulation::viscous_frame_end`), so that frame
 //! files hold velocities without the density correction's jitter; the next frame's first
@@ -128,6 +131,11 @@ pub fn apply(
             .zip(impulse)
             .for_each(|(v, a)| *v -= *a);
     }
+    // The preconditioner's aggregates: the runs the liquid was sorted into. (The lists are
+    // built afresh whenever a particle is added or removed, so they always match; block
+    // Jacobi alone would still do if they did not.)
+    let aggregates =
+        Some(lists.blocks.clone()).filter(|starts| starts.last() == Some(&(liquid.len() as u32)));
     let couplings = Couplings::build(p, &mu, liquid, objects, lists);
     let v_star = &liquid.velocity;
     let operator = |v: &[Vec3], out: &mut [Vec3]| {
@@ -155,18 +163,23 @@ pub fn apply(
             (b, impulse, None)
         }
     };
-    let inverse_diagonal = couplings.inverse_diagonal(mass);
+    let system = couplings.with_mass(mass);
+    let preconditioner = match aggregates {
+        Some(starts) => cg::Preconditioner::two_level(&system, starts),
+        None => cg::Preconditioner::block_jacobi(&system, v.len()),
+    };
     let (outcome, residual) = cg::solve(
         operator,
-        &inverse_diagonal,
+        &preconditioner,
         b,
         &mut v,
         TOLERANCE,
         cold_residual,
         MAX_ITERATIONS,
     );
-    jacobi_step(&mut v, &inverse_diagonal, &residual);
-    drop((inverse_diagonal, residual));
+    drop(preconditioner);
+    jacobi_step(&mut v, &system, &residual);
+    drop(residual);
     // CG's solution, with the momentum its residual lost restored by a rigid correction.
     let mut updated: Vec<Vec3> = if walls_move {
         v.clone()
@@ -214,10 +227,15 @@ pub fn apply(
 /// without it (11 of the radii); the update this solve used to end with gave 1.7-2.7e-4,
 /// and a CG tolerance of 3e-4 instead of 1e-3 (more iterations, no step) 1.8-2.6e-4 on six
 /// of them.
-fn jacobi_step(x: &mut [Vec3], inverse_diagonal: &[cg::Symmetric3], residual: &[Vec3]) {
+///
+/// D⁻¹ is computed again here, exactly: the preconditioner keeps it rounded to 16 bits
+/// (`cg::Preconditioner`), and the step's guarantee rests on 2D ≻ A, which rounding could
+/// break for a stiff block.
+fn jacobi_step(x: &mut [Vec3], system: &impl cg::PairOperator, residual: &[Vec3]) {
     x.par_iter_mut()
-        .zip(inverse_diagonal.par_iter().zip(residual.par_iter()))
-        .for_each(|(x, (d, r))| *x += *d * *r);
+        .zip(residual.par_iter())
+        .enumerate()
+        .for_each(|(i, (x, r))| *x += cg::inverse_diagonal_block(system, i) * *r);
 }
 
 /// The solve's starting guess: v* plus the previous substep's viscous change when there is

@@ -4,9 +4,9 @@
 //! (A v)_i = m_i v_i + Σ_j k_ij x_ij (x_ij·(v_i − v_j)) + walls, with
 //! k_ij = δt·2(d+2) μ_ij V² (−W'(r)/(r (r² + 0.01h²))) / (the lattice's long-wave value).
 
-use glam::{Mat3, Vec3};
-use rayon::prelude::*;
+use glam::Vec3;
 
+use super::bf16;
 use super::cg;
 use super::csr::{gather_rows, Rows};
 use super::kernels::VISCOSITY_SUPPORT_RADII;
@@ -88,25 +88,21 @@ pub(super) fn shared_value(per_liquid: &[f32]) -> Option<f32> {
         .copied()
 }
 
-/// A coupling strength k_ij in 16 bits: the upper half of its f32 (bfloat16), rounded to
-/// nearest. Relative precision 2^-9, far finer than the kernel's own discretisation error
-/// (the viscometer's measured ν moved by under 0.01%), at half the memory of an f32, and
-/// widening back is a shift. k_ji is computed from the same numbers as k_ij, so both round
+/// A coupling strength k_ij in 16 bits (`bf16`). Relative precision 2^-8, far finer than the
+/// kernel's own discretisation error (the viscometer's measured ν moved by under 0.01%), at
+/// half the memory of an f32. k_ji is computed from the same numbers as k_ij, so both round
 /// alike and every pair term stays exactly antisymmetric.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Strength(u16);
 
 impl Strength {
     fn new(k: f32) -> Self {
-        let bits = k.to_bits();
-        // Round half to even on the 16 bits dropped (k is finite and positive).
-        let rounded = bits + 0x7FFF + ((bits >> 16) & 1);
-        Strength((rounded >> 16) as u16)
+        Strength(bf16::round(k))
     }
 
     #[inline(always)]
     fn get(self) -> f32 {
-        f32::from_bits((self.0 as u32) << 16)
+        bf16::widen(self.0)
     }
 }
 
@@ -249,43 +245,59 @@ impl<'a> Couplings<'a> {
         s
     }
 
-    pub(super) fn inverse_diagonal(
-        &self,
-        mass: impl Fn(usize) -> f32 + Sync,
-    ) -> Vec<cg::Symmetric3> {
-        (0..self.positions.len())
-            .into_par_iter()
-            .map(|i| {
-                let mut d = Mat3::from_diagonal(Vec3::splat(mass(i)));
-                let xi = self.positions[i];
-                self.for_each_pair(i, |j, k| {
-                    let x = self.space.delta(xi, self.positions[j]);
-                    d += Mat3::from_cols(x * (k * x.x), x * (k * x.y), x * (k * x.z));
-                });
-                for (e, _) in self.walls.of(i) {
-                    d += Mat3::from_cols(*e * e.x, *e * e.y, *e * e.z);
-                }
-                cg::Symmetric3::from_mat3(d.inverse())
-            })
-            .collect()
+    /// Calls `f(j, K_ij)` for particle i's coupled neighbours j, with K_ij = k_ij x_ij x_ijᵀ
+    /// the pair's block: (A v)_i = m_i v_i + Σ_j K_ij (v_i − v_j) + walls.
+    #[inline(always)]
+    fn pair_blocks(&self, i: usize, mut f: impl FnMut(usize, cg::Symmetric3)) {
+        let xi = self.positions[i];
+        self.for_each_pair(i, |j, k| {
+            f(
+                j,
+                cg::Symmetric3::outer(self.space.delta(xi, self.positions[j]), k),
+            );
+        });
+    }
+
+    /// Σ_k e_ik e_ikᵀ added to `start`: the walls near i's part of A's diagonal block.
+    fn wall_block(&self, i: usize, start: cg::Symmetric3) -> cg::Symmetric3 {
+        self.walls
+            .of(i)
+            .iter()
+            .fold(start, |d, (e, _)| d + cg::Symmetric3::outer(*e, 1.0))
+    }
+
+    /// The operator as CG's preconditioners read it: these couplings with the particles'
+    /// masses.
+    pub(super) fn with_mass<M: Fn(usize) -> f32 + Sync>(&self, mass: M) -> WithMass<'_, 'a, M> {
+        WithMass {
+            couplings: self,
+            mass,
+        }
+    }
+}
+
+/// The operator as `cg::PairOperator`: the couplings with the particles' masses.
+pub(super) struct WithMass<'c, 'a, M> {
+    couplings: &'c Couplings<'a>,
+    mass: M,
+}
+
+impl<M: Fn(usize) -> f32 + Sync> cg::PairOperator for WithMass<'_, '_, M> {
+    fn own_block(&self, i: usize) -> cg::Symmetric3 {
+        let mass = (self.mass)(i);
+        self.couplings
+            .wall_block(i, cg::Symmetric3::scaled_identity(mass))
+    }
+
+    #[inline(always)]
+    fn for_each_pair_block(&self, i: usize, f: impl FnMut(usize, cg::Symmetric3)) {
+        self.couplings.pair_blocks(i, f);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_strength_keeps_its_value_to_half_a_step_of_its_16_bits() {
-        for k in [1e-12f32, 3.3e-7, 0.1, 1.0, 1.5, 2.999, 7.77e5] {
-            let kept = Strength::new(k).get();
-            assert!(((kept - k) / k).abs() <= 1.0 / 512.0, "{k} kept as {kept}");
-        }
-        // Exactly representable values survive, and a tie rounds to the even neighbour.
-        assert_eq!(Strength::new(1.5).get(), 1.5);
-        let tie = f32::from_bits(0x3F80_8000); // halfway between 1.0 and the next bfloat16
-        assert_eq!(Strength::new(tie).get(), 1.0);
-    }
 
     #[test]
     fn lattice_factor_matches_a_direct_sum() {

@@ -121,3 +121,47 @@ fn periodic_lists_match_brute_force() {
     let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [true, true, false]);
     check_lists_against_brute_force(&pts, space, 0.2);
 }
+
+/// The liquid is numbered block by block at every frame's start and its lists built on the
+/// grid renumbered to match: they must be the lists a fresh grid of the renumbered points
+/// gives, and each block's run must hold the points of one block of 2 × 2 × 2 cells.
+#[test]
+fn a_grid_renumbered_by_blocks_lists_as_a_fresh_grid_of_the_renumbered_points() {
+    let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
+    let (points, radius) = (scattered(900, 1.0), 0.12);
+    let grid = CellGrid::build(&points, radius, space);
+    let (order, blocks) = grid.block_order();
+    let mut sorted_order = order.clone();
+    sorted_order.sort_unstable();
+    assert_eq!(sorted_order, (0..points.len() as u32).collect::<Vec<_>>());
+    let renumbered: Vec<Vec3> = order.iter().map(|&i| points[i as usize]).collect();
+    let lists = grid
+        .renumbered_by(&order)
+        .neighbour_lists(&renumbered, &renumbered, radius, true);
+    let fresh = CellGrid::build(&renumbered, radius, space).neighbour_lists(
+        &renumbered,
+        &renumbered,
+        radius,
+        true,
+    );
+    for i in 0..points.len() {
+        assert_eq!(lists.of(i).to_vec(), fresh.of(i).to_vec(), "point {i}");
+    }
+    assert_eq!(
+        (blocks[0], *blocks.last().unwrap()),
+        (0, points.len() as u32)
+    );
+    let block_of = |x: Vec3| (x / radius).floor().as_ivec3().div_euclid(IVec3::splat(2));
+    for run in blocks.windows(2) {
+        assert!(run[0] < run[1], "an empty run");
+        let first = block_of(renumbered[run[0] as usize]);
+        for x in &renumbered[run[0] as usize..run[1] as usize] {
+            assert_eq!(block_of(*x), first);
+        }
+    }
+    // Runs of different blocks: as many runs as occupied blocks.
+    let mut occupied: Vec<IVec3> = points.iter().map(|&x| block_of(x)).collect();
+    occupied.sort_unstable_by_key(|b| (b.z, b.y, b.x));
+    occupied.dedup();
+    assert_eq!(blocks.len() - 1, occupied.len());
+}
