@@ -73,7 +73,8 @@ impl CoarseLevel {
         let aggregate_of: Vec<u32> = (0..aggregates as u32)
             .flat_map(|c| (starts[c as usize]..starts[c as usize + 1]).map(move |_| c))
             .collect();
-        // A's own diagonal blocks, inverted, written by each aggregate into its members' run.
+        // A's own diagonal blocks, inverted, written by each aggregate into its members' run
+        // (the identity until then).
         let n = *starts.last().unwrap_or(&0) as usize;
         let mut fine_inverse_diagonal =
             vec![CompactInverse::of_block(Symmetric3::scaled_identity(1.0)); n];

@@ -1,14 +1,13 @@
 //! CG's preconditioner M⁻¹ for the implicit viscosity: block Jacobi (the inverse of A's 3×3
-//! diagonal blocks) plus a coarse level's correction (`coarse.rs`),
-//! z = D⁻¹r + P·S·Pᵀr.
+//! diagonal blocks) plus a coarse level's correction (`coarse.rs`), z = D⁻¹r + P·S·Pᵀr.
 //!
 //! The blocks are kept as the Cholesky factor L of D⁻¹ = L Lᵀ in bfloat16, 12 bytes per
 //! particle instead of 24: the coarse level's ~9 bytes per particle then fit in the memory
-//! the solve had (the fan's peak is in it, at 298 of its 300 bytes per particle). Rounded,
-//! L L̃ᵀ is still symmetric positive definite (L̃ keeps a positive diagonal), which is all CG
-//! asks of a preconditioner; its rounding, at most 2^-8 relative, does not change the iterations a
-//! solve takes. What needs D⁻¹ exactly (the viscosity's closing Jacobi step) computes it
-//! again with `inverse_diagonal_block`.
+//! the solve had (the fan's peak is in it, at 298 of its 300 bytes per particle). Rounded to
+//! L̃, L̃ L̃ᵀ is still symmetric positive definite (L̃ keeps a positive diagonal), which is all
+//! CG asks of a preconditioner, and its rounding, at most 2^-8 relative, does not change the
+//! iterations a solve takes. What needs D⁻¹ exactly (the viscosity's closing Jacobi step)
+//! computes it again with `inverse_diagonal_block`.
 
 use glam::Vec3;
 use rayon::prelude::*;
