@@ -13,7 +13,7 @@ mod coarse;
 mod preconditioner;
 mod symmetric3;
 use preconditioner::CompactInverse;
-pub use preconditioner::{inverse_diagonal_block, PairOperator, Preconditioner};
+pub use preconditioner::{PairOperator, Preconditioner};
 pub use symmetric3::Symmetric3;
 
 /// Fixed reduction chunk: independent of the thread count, so sums are bit-identical.

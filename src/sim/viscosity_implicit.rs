@@ -183,9 +183,8 @@ pub fn apply(
         cold_residual,
         MAX_ITERATIONS,
     );
-    drop(preconditioner);
-    jacobi_step(&mut v, &system, &residual);
-    drop(residual);
+    jacobi_step(&mut v, &preconditioner, &residual);
+    drop((preconditioner, residual));
     // CG's solution, with the momentum its residual lost restored by a rigid correction.
     let mut updated: Vec<Vec3> = if walls_move {
         v.clone()
@@ -222,26 +221,18 @@ pub fn apply(
     outcome.iterations
 }
 
-/// Ends the solve with one block-Jacobi step on CG's last residual, x += D⁻¹ r (D the
-/// operator's 3×3 diagonal blocks). CG stops once the residual is small overall, and what is
-/// left of the error is mostly particle-to-particle; this step damps that part at the cost of
-/// one pass, without an operator application. It cannot enlarge the error in the energy
-/// norm: the operator is M plus positive semi-definite pair and wall terms, so 0 ≺ A ≺ 2D,
-/// D⁻¹A has its eigenvalues in (0, 2), and the step's error map I − D⁻¹A shrinks every
-/// component. On the resting tank (17 radii within ±2% of 5 mm, `examples/rest_probe.rs`)
-/// the RMS speed over the 10 s window was 1.9-2.9e-4 m/s with this step and 1.8-3.6e-4
-/// without it (11 of the radii); the update this solve used to end with gave 1.7-2.7e-4,
-/// and a CG tolerance of 3e-4 instead of 1e-3 (more iterations, no step) 1.8-2.6e-4 on six
-/// of them.
-///
-/// D⁻¹ is computed again here, exactly: the preconditioner keeps it rounded to 16 bits
-/// (`cg::Preconditioner`), and the step's guarantee rests on 2D ≻ A, which rounding could
-/// break for a stiff block.
-fn jacobi_step(x: &mut [Vec3], system: &impl cg::PairOperator, residual: &[Vec3]) {
-    x.par_iter_mut()
-        .zip(residual.par_iter())
-        .enumerate()
-        .for_each(|(i, (x, r))| *x += cg::inverse_diagonal_block(system, i) * *r);
+/// Ends the solve with one block-Jacobi step on CG's last residual, x += D̃⁻¹ r (D̃⁻¹ the
+/// preconditioner's inverse diagonal blocks, D̃⁻¹ ≼ D⁻¹). CG stops once the residual is small
+/// overall, and what is left of the error is mostly particle-to-particle; this step damps
+/// that part at the cost of one pass, without an operator application, and it cannot enlarge
+/// the error in the energy norm (`cg::Preconditioner::block_jacobi_step` has the argument).
+/// On the resting tank (17 radii within ±2% of 5 mm, `examples/rest_probe.rs`) the RMS speed
+/// over the 10 s window was 1.9-2.9e-4 m/s with this step and 1.8-3.6e-4 without it (11 of
+/// the radii); the update this solve used to end with gave 1.7-2.7e-4, and a CG tolerance of
+/// 3e-4 instead of 1e-3 (more iterations, no step) 1.8-2.6e-4 on six of them (all measured
+/// with exact f32 blocks and block Jacobi alone).
+fn jacobi_step(x: &mut [Vec3], preconditioner: &cg::Preconditioner, residual: &[Vec3]) {
+    preconditioner.block_jacobi_step(x, residual);
 }
 
 /// The solve's starting guess: v* plus the previous substep's viscous change when there is
