@@ -27,7 +27,7 @@ pub trait PairOperator: Sync {
 }
 
 /// A's diagonal block of particle i, B_i + Σ_j K_ij.
-pub fn diagonal_block(operator: &impl PairOperator, i: usize) -> Symmetric3 {
+fn diagonal_block(operator: &impl PairOperator, i: usize) -> Symmetric3 {
     let mut diagonal = operator.own_block(i);
     operator.for_each_pair_block(i, |_, k| diagonal += k);
     diagonal
@@ -73,12 +73,9 @@ impl CompactInverse {
     /// L Lᵀ r.
     #[inline(always)]
     pub fn apply(self, r: Vec3) -> Vec3 {
-        let [l00, l10, l11, l20, l21, l22] = self.0.map(bf16::widen);
-        let t = Vec3::new(
-            l00 * r.x + l10 * r.y + l20 * r.z,
-            l11 * r.y + l21 * r.z,
-            l22 * r.z,
-        );
+        let l = self.0.map(bf16::widen);
+        let [l00, l10, l11, l20, l21, l22] = l;
+        let t = transposed_times(l, r);
         Vec3::new(
             l00 * t.x,
             l10 * t.x + l11 * t.y,
@@ -89,14 +86,18 @@ impl CompactInverse {
     /// r·L Lᵀ r = |Lᵀ r|².
     #[inline(always)]
     pub fn energy(self, r: Vec3) -> f32 {
-        let [l00, l10, l11, l20, l21, l22] = self.0.map(bf16::widen);
-        Vec3::new(
-            l00 * r.x + l10 * r.y + l20 * r.z,
-            l11 * r.y + l21 * r.z,
-            l22 * r.z,
-        )
-        .length_squared()
+        transposed_times(self.0.map(bf16::widen), r).length_squared()
     }
+}
+
+/// Lᵀ r for the lower triangular L with entries (l00, l10, l11, l20, l21, l22).
+#[inline(always)]
+fn transposed_times([l00, l10, l11, l20, l21, l22]: [f32; 6], r: Vec3) -> Vec3 {
+    Vec3::new(
+        l00 * r.x + l10 * r.y + l20 * r.z,
+        l11 * r.y + l21 * r.z,
+        l22 * r.z,
+    )
 }
 
 /// M⁻¹ = D⁻¹ + P·S·Pᵀ.

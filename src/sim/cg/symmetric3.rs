@@ -96,7 +96,8 @@ impl std::ops::Add for Symmetric3 {
 impl std::ops::AddAssign for Symmetric3 {
     #[inline(always)]
     fn add_assign(&mut self, other: Self) {
-        *self = *self + other;
+        self.diagonal += other.diagonal;
+        self.off += other.off;
     }
 }
 
