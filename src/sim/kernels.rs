@@ -1,5 +1,7 @@
 //! The weighting functions of the solver, all in terms of the particle radius `r`.
 
+use glam::Vec4;
+
 /// Support of the viscosity weighting `k`, in particle radii (the paper: 4–6).
 pub const VISCOSITY_SUPPORT_RADII: f32 = 4.0;
 /// Width of the Gaussian in `k`, in particle radii.
@@ -83,6 +85,22 @@ impl DensityKernel {
         let q = (1.0 - d2 * self.inv_support2).max(0.0);
         6.0 * self.inv_support2 * q * q
     }
+
+    /// `weight_sq` and `slope_over_distance_sq` of four squared distances at once (as
+    /// `weight_sq(d2)` and `6·q²/h²` here; the scalar forms round the slope's product in
+    /// another order).
+    #[inline(always)]
+    pub fn weights_and_slopes_sq(&self, d2: Vec4) -> (Vec4, Vec4) {
+        let q = (Vec4::ONE - d2 * self.inv_support2).max(Vec4::ZERO);
+        let q2 = q * q;
+        (q2 * q, q2 * (6.0 * self.inv_support2))
+    }
+
+    /// A squared distance whose weight and slope are exactly zero, for lanes that hold no
+    /// neighbour. (The support itself is not: 1 − h²·(1/h²) may round to just under 1.)
+    pub fn beyond_sq(&self) -> f32 {
+        4.0 / self.inv_support2
+    }
 }
 
 /// Offsets of the 26 neighbours of a simple-cubic lattice of spacing `spacing`.
@@ -133,6 +151,28 @@ pub fn lattice_mean_square_distance(kernel: &ViscosityKernel, radius: f32) -> f3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The four-lane form gives the scalar forms' values (to rounding), and its padding
+    /// distance weighs exactly nothing.
+    #[test]
+    fn four_lanes_weigh_as_one() {
+        let k = DensityKernel::new(0.0025);
+        let d2 = Vec4::new(0.0, 1e-5, 6e-5, 9.9e-5);
+        let (weights, slopes) = k.weights_and_slopes_sq(d2);
+        for lane in 0..4 {
+            let close = |a: f32, b: f32| (a - b).abs() <= 1e-6 * b.abs();
+            assert!(close(weights[lane], k.weight_sq(d2[lane])), "lane {lane}");
+            assert!(
+                close(slopes[lane], k.slope_over_distance_sq(d2[lane])),
+                "lane {lane}"
+            );
+        }
+        let (weight, slope) = k.weights_and_slopes_sq(Vec4::splat(k.beyond_sq()));
+        assert_eq!(
+            (weight, slope * slope * k.beyond_sq()),
+            (Vec4::ZERO, Vec4::ZERO)
+        );
+    }
 
     #[test]
     fn rest_density_counts_exactly_the_26_neighbours() {
