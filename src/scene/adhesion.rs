@@ -63,6 +63,9 @@ impl AdhesionFunction {
             0 => 0.0,
             _ if d <= pts[0][0] => pts[0][1],
             _ if d >= pts[pts.len() - 1][0] => 0.0,
+            // A NaN distance (a particle gone non-finite, which the frame's end reports)
+            // passes both tests above and falls before every point.
+            _ if d.is_nan() => 0.0,
             _ => {
                 let k = pts.partition_point(|p| p[0] <= d);
                 let (a, b) = (pts[k - 1], pts[k]);
@@ -174,5 +177,8 @@ mod tests {
         assert!((f.eval(2.6) - 1.0).abs() < 1e-6);
         assert_eq!(f.eval(4.0), 0.0);
         assert_eq!(f.eval(9.0), 0.0);
+        // A particle gone non-finite exerts nothing (the frame's end reports it).
+        assert_eq!(f.eval(f32::NAN), 0.0);
+        assert_eq!(f.eval(f32::INFINITY), 0.0);
     }
 }

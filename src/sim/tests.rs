@@ -301,3 +301,37 @@ fn implicit_viscosity_conserves_linear_and_angular_momentum() {
         "angular momentum changed by {angular_change:e}"
     );
 }
+
+/// A particle that becomes non-finite within a frame (here: given a NaN velocity) ends the
+/// frame with the solver's error, not a panic in a later substep (the adhesion's lookup
+/// once indexed out of bounds at a NaN distance). The ball rests on a plate, so that the
+/// obstacles' paths meet the NaN too.
+#[test]
+fn a_non_finite_particle_is_reported_not_a_panic() {
+    let (mut scene, _, mut liquid) = setup(4);
+    scene.settings.gravity = Vec3::new(0.0, 0.0, -9.81);
+    scene.materials.solids.push(presets::steel());
+    let top = -5.0 * RADIUS * 2.0;
+    scene.objects.push(crate::scene::SceneObject {
+        name: "plate".into(),
+        role: crate::scene::Role::Obstacle {
+            material: "steel".into(),
+        },
+        mesh: crate::geometry::box_mesh(
+            Vec3::new(-0.05, -0.05, top - 0.01),
+            Vec3::new(0.05, 0.05, top),
+        ),
+        motion: crate::scene::Motion::default(),
+    });
+    let nearest_the_plate = (0..liquid.len())
+        .min_by(|&a, &b| liquid.position[a].z.total_cmp(&liquid.position[b].z))
+        .unwrap();
+    liquid.velocity[nearest_the_plate] = Vec3::new(f32::NAN, 0.0, -0.1);
+    let mut sim = super::Simulation::with_liquid(&scene, 1, liquid).unwrap();
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let error = sim.step_frame(&cancel).unwrap_err().to_string();
+    assert!(
+        error.contains("unstable") && error.contains("not finite"),
+        "{error}"
+    );
+}
