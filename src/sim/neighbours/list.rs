@@ -99,8 +99,8 @@ fn in_fours<J: Copy + Into<u32>>(row: &[J], mut f: impl FnMut([u32; 4], usize)) 
     for js in &mut fours {
         f([js[0].into(), js[1].into(), js[2].into(), js[3].into()], 4);
     }
-    if let [first, ..] = *fours.remainder() {
-        let rest = fours.remainder();
+    let rest = fours.remainder();
+    if let [first, ..] = *rest {
         let j = |k: usize| rest.get(k).copied().unwrap_or(first).into();
         f([j(0), j(1), j(2), j(3)], rest.len());
     }
