@@ -13,7 +13,11 @@
 //! reach sphere cuts from the row — less than half of the 27 cells' points. The window's
 //! bounds, a binary search or a skip per point, and the lost reuse of each cell's lookup cost
 //! more than the distances saved: the search's share of the honey drop rose from 14.6% to
-//! 19% of the samples, and the drop ran 7-15% slower.)
+//! 19% of the samples, and the drop ran 7-15% slower. Cells half the reach wide, 125 searched
+//! around each query's (a third fewer candidates), for the near lists' rebuilds alone: the
+//! fan's frames 2-7 took 23.8 s instead of 18.4 and the honey drop's 2-13 2.6 s instead of
+//! 2.35 (`examples/frame_profile.rs`, two rounds): looking up five times as many cells cost
+//! more than the distances saved.)
 
 use glam::{IVec3, Vec3};
 use rayon::prelude::*;
