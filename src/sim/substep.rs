@@ -51,7 +51,9 @@ pub fn substep(
         // The skin and the movers' patches keep the lists exact from substep to substep, as
         // they do from move to move; sorting the liquid and building them afresh was a fifth
         // of a quiet substep. Each frame still starts with a fresh build, so a resumed bake
-        // (which starts from a frame file) stays bit-identical.
+        // (which starts from a frame file) stays bit-identical. (Sorting afresh at every
+        // substep anyway, for memory locality in the passes, measured slower: the fan's frames
+        // 2-7 +4-5%, the honey drop's 2-13 +6%.)
         Some(mut lists) => {
             lists.refresh_for_substep(p, &liquid.position, &objects.position);
             lists
