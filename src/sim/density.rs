@@ -76,38 +76,13 @@ impl<'a> Positions<'a> {
 
 /// Largest compression ρ/ρ0 − 1 over liquid particles, and each particle's Newton step size.
 fn measure(p: &Params, x: &Positions, lists: &Neighbourhoods) -> (f32, Vec<f32>) {
-    let w = &p.density_kernel;
     let steps: Vec<(f32, f32)> = (0..x.liquid.len())
         .into_par_iter()
         .map(|i| {
             let xi = x.liquid[i];
-            // Weights and slopes from squared distances: no square roots in the hot loop.
-            // Four neighbours at a time, each in a lane of its own, so that the sums are four
-            // chains of additions rather than one for the loop to wait on. (With `push` done
-            // so too, measured against one neighbour at a time, alternating binaries, two
-            // rounds: a 30k honey block, `examples/honey_drop_bench.rs 34 34 26 5`, 1.04 →
-            // 0.97 s per frame; the fan's frames 2-7, `examples/frame_profile.rs fan 6`,
-            // 18.0 → 17.7 s; the honey drop's frames 2-13 2.29/2.36 → 2.28/2.25 s. Timed
-            // apart, `push` took 17-21% less time and this 3-4% less.)
-            let accumulate = |others: &[Vec3A], near: Row| {
-                let (mut rho, mut slope2) = (Vec4::ZERO, Vec4::ZERO);
-                near.in_fours(|js, real| {
-                    let d2 = Vec4::from_array(std::array::from_fn(|k| {
-                        if k < real {
-                            let xj = others[js[k] as usize];
-                            p.space.delta_aligned(xj, xi).length_squared()
-                        } else {
-                            w.beyond_sq()
-                        }
-                    }));
-                    let (weight, slope) = w.weights_and_slopes_sq(d2);
-                    rho += weight;
-                    slope2 += slope * slope * d2;
-                });
-                (rho.element_sum(), slope2.element_sum())
-            };
-            let (liquid_only, liquid_slope2) = accumulate(&x.liquid, lists.near.list.of(i));
-            let (walls, walls_slope2) = accumulate(x.walls, lists.objects.of(i));
+            let (liquid_only, liquid_slope2) =
+                density_sums(p, xi, &x.liquid, lists.near.list.of(i));
+            let (walls, walls_slope2) = density_sums(p, xi, x.walls, lists.objects.of(i));
             let rho = liquid_only + OBSTACLE_DENSITY_WEIGHT * walls;
             let slope2 = liquid_slope2 + OBSTACLE_DENSITY_WEIGHT * walls_slope2;
             let excess = (rho - p.rest_density).max(0.0);
@@ -129,8 +104,43 @@ fn measure(p: &Params, x: &Positions, lists: &Neighbourhoods) -> (f32, Vec<f32>)
     (max_error, steps.into_iter().map(|s| s.1).collect())
 }
 
+/// Σ w(d) and Σ |w'(d)|² over the particles `near` lists among `others`, seen from `xi`: a
+/// particle's density and its slope's square, from squared distances (no square roots in
+/// the hot loop).
+///
+/// Four neighbours at a time, each in a lane of its own, so that the sums are four chains
+/// of additions rather than one for the loop to wait on. (With `push` done so too, measured
+/// against one neighbour at a time, alternating binaries, two rounds: a 30k honey block,
+/// `examples/honey_drop_bench.rs 34 34 26 5`, 1.04 → 0.97 s per frame; the fan's frames
+/// 2-7, `examples/frame_profile.rs fan 6`, 18.0 → 17.7 s; the honey drop's frames 2-13
+/// 2.29/2.36 → 2.28/2.25 s. Timed apart, `push` took 17-21% less time and `measure` 3-4%
+/// less.)
+#[inline(always)]
+fn density_sums(p: &Params, xi: Vec3A, others: &[Vec3A], near: Row) -> (f32, f32) {
+    let w = &p.density_kernel;
+    let (mut rho, mut slope2) = (Vec4::ZERO, Vec4::ZERO);
+    near.in_fours(|js, real| {
+        let d2 = Vec4::from_array(std::array::from_fn(|k| {
+            if k < real {
+                let xj = others[js[k] as usize];
+                p.space.delta_aligned(xj, xi).length_squared()
+            } else {
+                w.beyond_sq()
+            }
+        }));
+        let (weight, slope) = w.weights_and_slopes_sq(d2);
+        rho += weight;
+        slope2 += slope * slope * d2;
+    });
+    (rho.element_sum(), slope2.element_sum())
+}
+
 /// Largest compression ρ/ρ0 − 1 over liquid particles (`measure`'s first half, without the
-/// steps): what the last pass's cut looks for.
+/// steps): what the last pass's cut looks for. It sums neighbour by neighbour rather than
+/// in `density_sums`' four lanes, so its last bits may differ from `measure`'s. (Summed in
+/// lanes too, the cut moved, and with it a settled 24-layer column's cold start in
+/// `tests/density_carry.rs` fell to 127 passes, under the 131 that test asks for; it was
+/// left as measured.)
 fn largest_compression(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) -> f32 {
     let w = &p.density_kernel;
     (0..liquid.len())
