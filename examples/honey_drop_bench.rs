@@ -11,6 +11,7 @@ use gloop::geometry::box_mesh;
 use gloop::scene::{
     presets, Materials, Motion, Role, Scene, SceneObject, Settings, ViscosityModel,
 };
+use gloop::sim::phases::PhaseTimes;
 use gloop::Simulation;
 
 fn main() {
@@ -75,10 +76,12 @@ fn main() {
     );
     let cancel = AtomicBool::new(false);
     let started = Instant::now();
+    let mut phases = PhaseTimes::default();
     for _ in 0..frames {
         let t = Instant::now();
         let (viscosity_before, _) = gloop::sim::implicit_viscosity_profile();
         let stats = sim.step_frame(&cancel).unwrap();
+        phases += stats.phases;
         let (viscosity_after, _) = gloop::sim::implicit_viscosity_profile();
         // The per-frame viscosity time lets tools/compare_splishsplash.py leave out the first frame.
         println!(
@@ -94,6 +97,12 @@ fn main() {
         );
     }
     let total = started.elapsed().as_secs_f64();
+    let shares: Vec<String> = phases
+        .named()
+        .iter()
+        .map(|(name, t)| format!("{} {:.0}%", name.trim(), 100.0 * t.as_secs_f64() / total))
+        .collect();
+    println!("phases: {}", shares.join(", "));
     let (viscosity, iterations) = gloop::sim::implicit_viscosity_profile();
     println!(
         "{:.2} s per frame; implicit viscosity {:.2} s per frame = {:.0}% of the time, {:.1} CG iterations per substep",

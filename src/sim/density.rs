@@ -24,6 +24,8 @@
 //! What was tried and not adopted, and how a resting tank came to rest, is written up in
 //! `density_notes.md` beside this file.
 
+use std::time::Duration;
+
 use glam::{Vec3, Vec3A, Vec4};
 use rayon::prelude::*;
 
@@ -32,6 +34,7 @@ use super::neighbourhoods::Neighbourhoods;
 use super::neighbours::{each_neighbour, Row};
 use super::objects::ObjectParticles;
 use super::params::Params;
+use super::phases::timed;
 use super::LiquidParticles;
 
 /// Weight of an obstacle particle in a liquid particle's density. Obstacles are one layer of
@@ -45,6 +48,8 @@ pub struct DensityOutcome {
     /// Largest ρ/ρ0 − 1 over liquid particles after the last pass (0 if none is compressed).
     pub max_error: f32,
     pub pairs_visited: u64,
+    /// Time spent keeping the neighbour lists exact between passes.
+    pub list_upkeep: Duration,
 }
 
 /// Positions as 16-byte vectors, so the passes' pair loops read each neighbour with one load
@@ -312,6 +317,7 @@ pub fn correct(
         iterations: 0,
         max_error: 0.0,
         pairs_visited: 0,
+        list_upkeep: Duration::ZERO,
     };
     let mut momentum = Momentum::default();
     // The displacements before this pass and before the last one that moved the liquid (two
@@ -321,9 +327,19 @@ pub fn correct(
     let mut before_last_pass = Vec::with_capacity(moved.len());
     let mut error_before_last_pass = None;
     let walls = aligned(&objects.position);
-    let mut summed_steps = push_carried_steps(p, liquid, moved, objects, &walls, lists);
+    let mut summed_steps = push_carried_steps(
+        p,
+        liquid,
+        moved,
+        objects,
+        &walls,
+        lists,
+        &mut outcome.list_upkeep,
+    );
     loop {
-        lists.refresh_for_density(p, &liquid.position);
+        timed(&mut outcome.list_upkeep, || {
+            lists.refresh_for_density(p, &liquid.position)
+        });
         before_this_pass.clear();
         before_this_pass.extend_from_slice(moved);
         let max_error = pass(p, liquid, moved, &walls, lists, &mut momentum);
@@ -367,6 +383,7 @@ pub fn correct(
 /// Pushes the liquid by `CARRY` of the steps the last substep's correction summed (none at
 /// a bake's start, or for particles that joined since: an emitter's are zero), then stops
 /// it at the obstacles. Returns that push's steps, from which this substep's sum starts.
+/// The time its lists' refresh takes is added to `list_upkeep`.
 fn push_carried_steps(
     p: &Params,
     liquid: &mut LiquidParticles,
@@ -374,6 +391,7 @@ fn push_carried_steps(
     objects: &ObjectParticles,
     walls: &[Vec3A],
     lists: &mut Neighbourhoods,
+    list_upkeep: &mut Duration,
 ) -> Vec<f32> {
     let mut carried = std::mem::take(&mut liquid.density_steps);
     // Nothing carried and all zero are one case (a frame file stores no carry as zeros).
@@ -381,7 +399,9 @@ fn push_carried_steps(
         return vec![0.0; liquid.len()];
     }
     carried.par_iter_mut().for_each(|s| *s *= CARRY);
-    lists.refresh_for_density(p, &liquid.position);
+    timed(list_upkeep, || {
+        lists.refresh_for_density(p, &liquid.position)
+    });
     let x = Positions::of(liquid, walls);
     push(p, liquid, moved, &x, lists, &carried);
     moves::stop_at_obstacles(p, liquid, moved, objects, lists);

@@ -14,6 +14,7 @@ mod neighbourhoods;
 pub mod neighbours;
 mod objects;
 mod params;
+pub mod phases;
 pub mod state;
 mod substep;
 mod viscosity_classic;
@@ -200,7 +201,9 @@ impl Simulation {
             );
         }
         if self.scene.settings.viscosity_model == ViscosityModel::Implicit {
+            let started = std::time::Instant::now();
             self.viscous_frame_end(lists);
+            stats.phases.frame_end_viscosity += started.elapsed();
         }
         Ok(())
     }

@@ -2,6 +2,8 @@
 
 use glam::Vec3;
 
+use super::phases::PhaseTimes;
+
 /// Liquid particles as parallel arrays (structure of arrays).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LiquidParticles {
@@ -80,6 +82,8 @@ pub struct FrameStats {
     pub neighbour_pairs: u64,
     /// Particles removed for leaving the domain this frame.
     pub removed: usize,
+    /// Wall-clock time per phase of the frame.
+    pub phases: PhaseTimes,
 }
 
 /// Where a run's density correction stopped at its pass cap short of the tolerance: the frames

@@ -18,6 +18,8 @@
 //! locality (`Neighbourhoods::sort_and_build`), moving obstacles placed at each move's
 //! instant, emitters, and the domain.
 
+use std::time::Instant;
+
 use super::density;
 use super::emitters::Emitter;
 use super::forces;
@@ -25,6 +27,7 @@ use super::moves;
 use super::neighbourhoods::Neighbourhoods;
 use super::objects::ObjectParticles;
 use super::params::Params;
+use super::phases::timed;
 use super::viscosity_classic;
 use super::viscosity_implicit;
 use super::{FrameStats, LiquidParticles};
@@ -47,7 +50,8 @@ pub fn substep(
     carried: &mut Option<Neighbourhoods>,
     stats: &mut FrameStats,
 ) {
-    let mut lists = match carried.take() {
+    let phases = &mut stats.phases;
+    let mut lists = timed(&mut phases.lists, || match carried.take() {
         // The skin and the movers' patches keep the lists exact from substep to substep, as
         // they do from move to move; sorting the liquid and building them afresh was a fifth
         // of a quiet substep. Each frame still starts with a fresh build, so a resumed bake
@@ -62,17 +66,20 @@ pub fn substep(
             let object_grid = objects.grid(p);
             Neighbourhoods::sort_and_build(p, liquid, &objects.position, object_grid)
         }
-    };
+    });
 
     // Forces, once per substep.
-    let mut acceleration = forces::gravity_and_adhesion(p, liquid, objects, &lists);
     let model = scene.settings.viscosity_model;
-    if model == ViscosityModel::Classic {
-        let viscous = viscosity_classic::exchange(p, liquid, &lists);
-        for (a, dv) in acceleration.iter_mut().zip(&viscous) {
-            *a += *dv / p.dt;
+    let mut acceleration = timed(&mut phases.forces, || {
+        let mut acceleration = forces::gravity_and_adhesion(p, liquid, objects, &lists);
+        if model == ViscosityModel::Classic {
+            let viscous = viscosity_classic::exchange(p, liquid, &lists);
+            for (a, dv) in acceleration.iter_mut().zip(&viscous) {
+                *a += *dv / p.dt;
+            }
         }
-    }
+        acceleration
+    });
     stats.neighbour_pairs += 2 * lists.near.list.pair_count() + lists.objects.pair_count();
 
     // Moves: the substep's impulse, then M translations with contacts resolved after each.
@@ -101,25 +108,36 @@ pub fn substep(
         // substep and ran 40-50% slower, and a cohesive spinning blob gained 34% of its
         // angular momentum per second (4.6% in this order). Only a frame's last velocities
         // get that smoothing, `Simulation::viscous_frame_end`; see density.rs on the jitter.)
-        viscosity_implicit::apply(scene, p, liquid, objects, &mut lists, impulse);
+        timed(&mut phases.viscosity, || {
+            viscosity_implicit::apply(scene, p, liquid, objects, &mut lists, impulse)
+        });
     }
+    let moves_started = Instant::now();
     let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
     let dt_move = p.dt / p.moves as f32;
-    let mut contacts = lists.contacts(p, &liquid.position);
+    let mut contacts = timed(&mut phases.moves_list_upkeep, || {
+        lists.contacts(p, &liquid.position)
+    });
     for m in 1..=p.moves {
         if objects.any_moving() {
             objects.place_at(scene, start + (end - start) * m as f64 / p.moves as f64);
         }
         moves::translate(liquid, &mut moved, dt_move);
-        lists.refresh_for_contacts(&mut contacts, p, &liquid.position, &objects.position);
+        timed(&mut phases.moves_list_upkeep, || {
+            lists.refresh_for_contacts(&mut contacts, p, &liquid.position, &objects.position)
+        });
         moves::apply_friction(p, liquid, objects, &lists, dt_move);
         moves::prevent_interpenetration(p, liquid, &mut moved, objects, &lists, &contacts.list);
         stats.neighbour_pairs += contacts.list.pair_count() + 2 * lists.objects.pair_count();
     }
     drop(contacts);
+    phases.moves += moves_started.elapsed();
 
     // Density correction.
-    let outcome = density::correct(p, liquid, &mut moved, objects, &mut lists);
+    let outcome = timed(&mut phases.density, || {
+        density::correct(p, liquid, &mut moved, objects, &mut lists)
+    });
+    phases.density_list_upkeep += outcome.list_upkeep;
     stats.density_iterations += outcome.iterations;
     stats.max_density_error = outcome.max_error;
     stats.worst_density_error = stats.worst_density_error.max(outcome.max_error);

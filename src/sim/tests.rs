@@ -302,16 +302,12 @@ fn implicit_viscosity_conserves_linear_and_angular_momentum() {
     );
 }
 
-/// A particle that becomes non-finite within a frame (here: given a NaN velocity) ends the
-/// frame with the solver's error, not a panic in a later substep (the adhesion's lookup
-/// once indexed out of bounds at a NaN distance). The ball rests on a plate, so that the
-/// obstacles' paths meet the NaN too.
-#[test]
-fn a_non_finite_particle_is_reported_not_a_panic() {
-    let (mut scene, _, mut liquid) = setup(4);
+/// The ball of `setup(cells)` under gravity, resting on a steel plate just below it.
+fn ball_on_plate(cells: i32) -> (Scene, LiquidParticles) {
+    let (mut scene, _, liquid) = setup(cells);
     scene.settings.gravity = Vec3::new(0.0, 0.0, -9.81);
     scene.materials.solids.push(presets::steel());
-    let top = -5.0 * RADIUS * 2.0;
+    let top = -(cells + 1) as f32 * RADIUS * 2.0;
     scene.objects.push(crate::scene::SceneObject {
         name: "plate".into(),
         role: crate::scene::Role::Obstacle {
@@ -323,6 +319,16 @@ fn a_non_finite_particle_is_reported_not_a_panic() {
         ),
         motion: crate::scene::Motion::default(),
     });
+    (scene, liquid)
+}
+
+/// A particle that becomes non-finite within a frame (here: given a NaN velocity) ends the
+/// frame with the solver's error, not a panic in a later substep (the adhesion's lookup
+/// once indexed out of bounds at a NaN distance). The ball rests on a plate, so that the
+/// obstacles' paths meet the NaN too.
+#[test]
+fn a_non_finite_particle_is_reported_not_a_panic() {
+    let (scene, mut liquid) = ball_on_plate(4);
     let nearest_the_plate = (0..liquid.len())
         .min_by(|&a, &b| liquid.position[a].z.total_cmp(&liquid.position[b].z))
         .unwrap();
@@ -333,5 +339,40 @@ fn a_non_finite_particle_is_reported_not_a_panic() {
     assert!(
         error.contains("unstable") && error.contains("not finite"),
         "{error}"
+    );
+}
+
+/// A frame's phase times account for its time: every phase a ball on a plate goes through
+/// is timed, the lists' upkeep lies within the phase that keeps them, and the phases
+/// together take no longer than the frame did.
+#[test]
+fn a_frames_phases_are_timed_within_its_time() {
+    let (scene, liquid) = ball_on_plate(4);
+    let mut sim = super::Simulation::with_liquid(&scene, 1, liquid).unwrap();
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    // The second frame: the first starts from the scene's velocities, the second from a
+    // frame end's (its first substep solves only its impulse).
+    sim.step_frame(&cancel).unwrap();
+    let started = std::time::Instant::now();
+    let t = sim.step_frame(&cancel).unwrap().phases;
+    let elapsed = started.elapsed();
+    let zero = std::time::Duration::ZERO;
+    for (name, time) in [
+        ("lists", t.lists),
+        ("forces", t.forces),
+        ("viscosity", t.viscosity),
+        ("moves", t.moves),
+        ("moves' list upkeep", t.moves_list_upkeep),
+        ("density", t.density),
+        ("density's list upkeep", t.density_list_upkeep),
+        ("frame end", t.frame_end_viscosity),
+    ] {
+        assert!(time > zero, "{name} not timed: {t:?}");
+    }
+    assert!(t.moves_list_upkeep <= t.moves && t.density_list_upkeep <= t.density);
+    assert!(
+        t.total() <= elapsed,
+        "{:?} in a frame of {elapsed:?}",
+        t.total()
     );
 }
