@@ -50,6 +50,30 @@
 //! - A patch's grid over just the cells its movers search (27 around each) instead of
 //!   their bounding box: a third of the fan's liquid instead of half, but a hash lookup
 //!   per particle cost more than the smaller grid saved (search 1.5 → 2.1 s in 5 frames).
+//!
+//! Measured later with the phase times (`sim::phases`, `examples/frame_profile.rs`), the
+//! upkeep is a third of every scene's time (32-34% of the honey drop, the fan and a 30k
+//! honey block). Tried then, not adopted (two rounds, alternating binaries):
+//! - Searching a patch's movers in blocks of 16 from the patch grid's points copied per axis,
+//!   as `CellGrid::neighbour_lists` searches (the same lists): the near patches' searches
+//!   took as long (honey drop frames 2-14 0.056 s both ways, fan frames 2-6 0.78 → 0.81 s),
+//!   the copy costing what the blocks saved; movers are scattered, and few share a cell.
+//! - A skin of 1 r for the object lists alone (fewer rebuilds where liquid flows along a
+//!   standing obstacle): honey drop frames 2-14 2.19 → 2.17 s, fan 2-7 1-3% faster, but a
+//!   30k honey block on a plate 0.94 → 0.97 s/frame (more wall pairs in every pass).
+//! - Rebuilding the contact lists above 3% or 20% of movers instead of 10%: their upkeep on
+//!   the fan's frames 2-7 took 1.80-1.88 s at all three (93-96 of its 162 moves find over a
+//!   tenth of the liquid moving), and the honey drop's 0.11-0.13 s.
+//!
+//! Where the movers come from (counted, not built): measured against the mean motion of each
+//! run of 64 consecutive particles (the liquid is sorted by blocks of cells, so a run is a
+//! compact lump) instead of all the liquid's, the contacts' movers fell by 88% on the honey
+//! drop's frames 2-14, 94% on the fan's 2-7 and 94% on the block's 5 frames; the near lists'
+//! by 76%, 60% and 47%. Most movers move with their surroundings (a falling stream past gel
+//! at rest, honey sliding round a ball). A reference motion per lump would need the pairs
+//! between lumps bounded too: lumps that slide past each other, or approach, by more than a
+//! budget must have the particles on their facing sides searched again, as movers are. That
+//! is the lever left here; it is not built.
 
 use std::sync::Arc;
 
