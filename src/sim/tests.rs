@@ -357,17 +357,8 @@ fn a_frames_phases_are_timed_within_its_time() {
     let t = sim.step_frame(&cancel).unwrap().phases;
     let elapsed = started.elapsed();
     let zero = std::time::Duration::ZERO;
-    for (name, time) in [
-        ("lists", t.lists),
-        ("forces", t.forces),
-        ("viscosity", t.viscosity),
-        ("moves", t.moves),
-        ("moves' list upkeep", t.moves_list_upkeep),
-        ("density", t.density),
-        ("density's list upkeep", t.density_list_upkeep),
-        ("frame end", t.frame_end_viscosity),
-    ] {
-        assert!(time > zero, "{name} not timed: {t:?}");
+    for (name, time) in t.named() {
+        assert!(time > zero, "{} not timed: {t:?}", name.trim());
     }
     assert!(t.moves_list_upkeep <= t.moves && t.density_list_upkeep <= t.density);
     assert!(
