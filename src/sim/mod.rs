@@ -201,9 +201,9 @@ impl Simulation {
             );
         }
         if self.scene.settings.viscosity_model == ViscosityModel::Implicit {
-            let started = std::time::Instant::now();
-            self.viscous_frame_end(lists);
-            stats.phases.frame_end_viscosity += started.elapsed();
+            phases::timed(&mut stats.phases.frame_end_viscosity, || {
+                self.viscous_frame_end(lists)
+            });
         }
         Ok(())
     }
