@@ -11,9 +11,10 @@ use gloop::Simulation;
 
 /// A settled column of 24 layers, one frame on from its carried steps and from none (as a
 /// bake's first frame starts). Only the first substep differs (the others carry again), and
-/// without its carry that substep must take at least twice the passes of a carried one:
-/// measured 105 passes for the carried frame (about 26 a substep) and 144 from none, whose
-/// first substep thus took about 65.
+/// without its carry that substep must take at least one and a half times the passes of a
+/// carried one: measured 83 passes for the carried frame (about 21 a substep) and 96 from
+/// none, whose first substep thus took about 34. (Before a long correction's tail took more
+/// momentum, `density::TAIL_MOMENTUM`, 105 and 144: the tail shortened the cold start most.)
 #[test]
 fn a_settled_column_is_held_up_in_fewer_passes_with_the_carry() {
     let scene = rest_tank::scene(0.005, Vec3::new(6.0, 6.0, 24.0), ViscosityModel::Implicit);
@@ -37,7 +38,7 @@ fn a_settled_column_is_held_up_in_fewer_passes_with_the_carry() {
     assert!(cold.worst_density_error <= tolerance, "{cold:?}");
     let per_carried_substep = carried.density_iterations / scene.settings.substeps;
     assert!(
-        cold.density_iterations >= carried.density_iterations + per_carried_substep,
+        2 * cold.density_iterations >= 2 * carried.density_iterations + per_carried_substep,
         "carried {} passes, from none {}",
         carried.density_iterations,
         cold.density_iterations

@@ -6,8 +6,9 @@
 //! the initial 2r lattice. A compressed particle pushes its neighbours apart along the lines
 //! joining them by c·(ρ_i − ρ0)/|ρ'_i| (a damped Newton step, |ρ'_i| = n_i·|w'|); corrections
 //! are gathered and applied together, and repeated until the largest compression is within
-//! tolerance. Beyond the paper, each pass adds momentum from the previous one (`MOMENTUM`), so
-//! tall liquid converges in far fewer passes.
+//! tolerance. Beyond the paper, each pass adds momentum from the previous one (`MOMENTUM`, and
+//! more in a long correction's tail: `TAIL_MOMENTUM`), so tall liquid converges in far fewer
+//! passes.
 //!
 //! One change from the paper: the correction is one-sided (only compression pushes). The paper
 //! instead scales the density of particles with fewer than 26 neighbours by 26/n so surface
@@ -179,6 +180,24 @@ fn largest_compression(p: &Params, liquid: &LiquidParticles, lists: &Neighbourho
 /// against a limit of 8.9e-4.
 const MOMENTUM: f32 = 0.5;
 
+/// Past this many passes of one correction, a pass adds `TAIL_MOMENTUM` of its previous step
+/// instead of `MOMENTUM`. By then the local compression is gone (a tall block's impact falls
+/// from 30-50% to about 5% in its first ten passes) and what is left is the slow lift of
+/// whole columns, which crawled at about 4% a pass; a resting tank of 8 layers, whose noise
+/// held `MOMENTUM` at 0.5, never runs this many (7-14 passes a substep at r = 5 mm ± 1.2%,
+/// its figures unchanged to the bit). Measured (`examples/honey_drop_bench.rs 50 50 40 5`,
+/// 100k particles; the passes are deterministic): passes 741 → 559, 4.53 → 3.82-3.95 s per
+/// frame. A resting column of 30 layers (`examples/rest_probe.rs 0.005 10 10 30 2 10`),
+/// nearly all of whose substeps run past 16 passes, took 38,695 → 30,039 passes and
+/// jittered less: RMS speed over the window 1.95e-3 → 1.53e-3 m/s. From the 8th, 12th or
+/// 20th pass on instead, 546, 535 and 579 passes; 0.7, 0.75, 0.85 and 0.9 from the 16th,
+/// 566, 566, 559 and 581 (0.85 and up bounce at the end, the largest compression swinging
+/// across the tolerance). The demos seldom run that long (2 of the honey drop's 52 substeps
+/// in its frames 2-14, 17 of the fan's 54 in its frames 2-7) and barely change: 271 → 272
+/// and 846 → 831 passes (`examples/frame_profile.rs`).
+pub const TAIL_AFTER_PASSES: u32 = 16;
+const TAIL_MOMENTUM: f32 = 0.8;
+
 /// The share of the last substep's summed Newton steps that starts each correction, as one
 /// push before the passes (a decaying carry: a step that is no longer needed is gone within
 /// a frame, 0.7⁴ = 0.24 of it after four substeps). Gravity sinks a resting liquid g·δt²
@@ -199,12 +218,34 @@ const MOMENTUM: f32 = 0.5;
 /// continues bit-identically (`cache::particles`).
 const CARRY: f32 = 0.7;
 
-/// What the next pass's momentum builds on: the previous pass's steps and its largest
-/// compression.
-#[derive(Default)]
+/// What the next pass's momentum builds on: the previous pass's steps, its largest
+/// compression, and how many passes have moved the liquid (from `tail_after` on, the tail's
+/// momentum: `Params::density_tail_after`).
 struct Momentum {
     step: Vec<f32>,
     max_error: f32,
+    passes: u32,
+    tail_after: u32,
+}
+
+impl Momentum {
+    fn starting(tail_after: u32) -> Self {
+        Momentum {
+            step: Vec::new(),
+            max_error: 0.0,
+            passes: 0,
+            tail_after,
+        }
+    }
+
+    /// The share of its previous step the next pass adds.
+    fn share(&self) -> f32 {
+        if self.passes >= self.tail_after {
+            TAIL_MOMENTUM
+        } else {
+            MOMENTUM
+        }
+    }
 }
 
 /// One correction pass over all liquid particles (positions only). Returns the largest
@@ -225,15 +266,17 @@ fn pass(
     // Restarted (no momentum this pass) when the largest compression grew: the usual guard
     // that keeps an accelerated iteration from running away.
     if momentum.step.len() == step.len() && max_error <= momentum.max_error {
+        let share = momentum.share();
         for (s, previous) in step.iter_mut().zip(&momentum.step) {
             if *s > 0.0 {
-                *s += MOMENTUM * previous;
+                *s += share * previous;
             }
         }
     }
     push(p, liquid, moved, &x, lists, &step);
     momentum.step = step;
     momentum.max_error = max_error;
+    momentum.passes += 1;
     max_error
 }
 
@@ -319,7 +362,7 @@ pub fn correct(
         pairs_visited: 0,
         list_upkeep: Duration::ZERO,
     };
-    let mut momentum = Momentum::default();
+    let mut momentum = Momentum::starting(p.density_tail_after);
     // The displacements before this pass and before the last one that moved the liquid (two
     // buffers, swapped, rather than a copy allocated per pass), and the largest compression
     // then.

@@ -69,6 +69,9 @@ pub struct Params {
     pub density_tolerance: f32,
     pub elastic_coefficient: f32,
     pub max_density_iterations: u32,
+    /// The density passes from which a correction takes the tail's momentum
+    /// (`density::TAIL_AFTER_PASSES`; tests set `u32::MAX` to measure what it saves).
+    pub density_tail_after: u32,
 }
 
 impl Params {
@@ -135,6 +138,7 @@ impl Params {
             density_tolerance: s.density_tolerance,
             elastic_coefficient: s.elastic_coefficient,
             max_density_iterations: s.max_density_iterations,
+            density_tail_after: super::density::TAIL_AFTER_PASSES,
         })
     }
 }
