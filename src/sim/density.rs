@@ -6,9 +6,9 @@
 //! the initial 2r lattice. A compressed particle pushes its neighbours apart along the lines
 //! joining them by c·(ρ_i − ρ0)/|ρ'_i| (a damped Newton step, |ρ'_i| = n_i·|w'|); corrections
 //! are gathered and applied together, and repeated until the largest compression is within
-//! tolerance. Beyond the paper, each pass adds momentum from the previous one (`MOMENTUM`, and
-//! more in a long correction's tail: `TAIL_MOMENTUM`), so tall liquid converges in far fewer
-//! passes.
+//! tolerance. Beyond the paper, each pass adds momentum from the previous one
+//! (`heavy_ball.rs`), so tall liquid converges in far fewer passes, and the last pass is cut
+//! where the tolerance is met (`last_pass.rs`).
 //!
 //! One change from the paper: the correction is one-sided (only compression pushes). The paper
 //! instead scales the density of particles with fewer than 26 neighbours by 26/n so surface
@@ -23,7 +23,7 @@
 //! liquid up a substep ago mostly still does, so the passes only find the difference. A
 //! correction that runs long (past `TAIL_AFTER_PASSES`) is lifting whole columns, which the
 //! passes do a kernel support at a time: it takes one coarse step on a grid instead
-//! (`lift.rs`), and more momentum from then on (`TAIL_MOMENTUM`).
+//! (`lift.rs`), and more momentum from then on.
 //!
 //! What was tried and not adopted, and how a resting tank came to rest, is written up in
 //! `density_notes.md` beside this file.
@@ -41,7 +41,13 @@ use super::params::Params;
 use super::phases::timed;
 use super::LiquidParticles;
 
+mod heavy_ball;
+mod last_pass;
 mod lift;
+
+use heavy_ball::Momentum;
+pub use heavy_ball::TAIL_AFTER_PASSES;
+use last_pass::{cut_last_pass, LastPass};
 
 /// Weight of an obstacle particle in a liquid particle's density. Obstacles are one layer of
 /// particles standing in for the liquid that would continue beyond the wall; without them,
@@ -152,63 +158,6 @@ fn density_sums(p: &Params, xi: Vec3A, others: &[Vec3A], near: Row) -> (f32, f32
     (rho.element_sum(), slope2.element_sum())
 }
 
-/// Largest compression ρ/ρ0 − 1 over liquid particles (`measure`'s first half, without the
-/// steps): what the last pass's cut looks for. It sums neighbour by neighbour rather than
-/// in `density_sums`' four lanes, so its last bits may differ from `measure`'s. (Summed in
-/// lanes too, the cut moved, and with it a settled 24-layer column's cold start in
-/// `tests/density_carry.rs` fell to 127 passes, under the 131 that test asks for; it was
-/// left as measured.)
-fn largest_compression(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) -> f32 {
-    let w = &p.density_kernel;
-    (0..liquid.len())
-        .into_par_iter()
-        .map(|i| {
-            let xi = liquid.position[i];
-            let rho = lists.near.list.of(i).into_iter().fold(0.0f32, |rho, j| {
-                let d2 = p
-                    .space
-                    .delta(liquid.position[j as usize], xi)
-                    .length_squared();
-                rho + w.weight_sq(d2)
-            });
-            (rho - p.rest_density).max(0.0) / p.rest_density
-        })
-        .reduce(|| 0.0, f32::max)
-}
-
-/// Heavy-ball momentum (Polyak) on the Newton steps: a particle still compressed adds this
-/// fraction of its previous pass's step. A Jacobi pass carries a correction only one kernel
-/// radius, so lifting a column of liquid back up takes passes growing with the square of its
-/// height; momentum brings that towards linear. On the honey drop's first 16 frames it
-/// halved the passes (1,353 -> 777) and lowered the compression left at the pass cap
-/// (5% -> 1.5% at impact). Larger values cut passes further but left a resting tank
-/// jittering twice as fast. A rising (Nesterov) schedule, k/(k+3) capped at 0.7 or 0.85, did
-/// worse on both: honey drop 349 → 377-385 passes over 10 frames, resting tank's median
-/// RMS speed 1.0-1.2e-3 → 1.5-3.1e-3 m/s. Measured again once the resting tank came to
-/// rest (the frame-end viscosity, the cut last pass and the walls' push; `examples/
-/// rest_probe.rs` at r and r ± 0.6%), 0.5 is still the most it takes: worst frames
-/// 4.2-7.4e-4 m/s at 0.5, 3.6-4.1e-3 at 0.6, 7.1-8.4e-3 at 0.7 and 5.3-8.0e-3 at 0.8,
-/// against a limit of 8.9e-4.
-const MOMENTUM: f32 = 0.5;
-
-/// Past this many passes of one correction, a pass adds `TAIL_MOMENTUM` of its previous step
-/// instead of `MOMENTUM`. By then the local compression is gone (a tall block's impact falls
-/// from 30-50% to about 5% in its first ten passes) and what is left is the slow lift of
-/// whole columns, which crawled at about 4% a pass; a resting tank of 8 layers, whose noise
-/// held `MOMENTUM` at 0.5, never runs this many (7-14 passes a substep at r = 5 mm ± 1.2%,
-/// its figures unchanged to the bit). Measured (`examples/honey_drop_bench.rs 50 50 40 5`,
-/// 100k particles; the passes are deterministic): passes 741 → 559, 4.53 → 3.82-3.95 s per
-/// frame. A resting column of 30 layers (`examples/rest_probe.rs 0.005 10 10 30 2 10`),
-/// nearly all of whose substeps run past 16 passes, took 38,695 → 30,039 passes and
-/// jittered less: RMS speed over the window 1.95e-3 → 1.53e-3 m/s. From the 8th, 12th or
-/// 20th pass on instead, 546, 535 and 579 passes; 0.7, 0.75, 0.85 and 0.9 from the 16th,
-/// 566, 566, 559 and 581 (0.85 and up bounce at the end, the largest compression swinging
-/// across the tolerance). The demos seldom run that long (2 of the honey drop's 52 substeps
-/// in its frames 2-14, 17 of the fan's 54 in its frames 2-7) and barely change: 271 → 272
-/// and 846 → 831 passes (`examples/frame_profile.rs`).
-pub const TAIL_AFTER_PASSES: u32 = 16;
-const TAIL_MOMENTUM: f32 = 0.8;
-
 /// The most one lift moves a particle: it stays a step the passes could have taken, and
 /// the stops at obstacles that follow it see no particle tunnel.
 const LIFT_LIMIT_RADII: f32 = 1.0;
@@ -233,43 +182,6 @@ const LIFT_LIMIT_RADII: f32 = 1.0;
 /// continues bit-identically (`cache::particles`).
 const CARRY: f32 = 0.7;
 
-/// What the next pass's momentum builds on: the previous pass's steps, its largest
-/// compression, and how many passes have moved the liquid (from `tail_after` on, the tail's
-/// momentum: `Params::density_tail_after`).
-struct Momentum {
-    step: Vec<f32>,
-    max_error: f32,
-    passes: u32,
-    tail_after: u32,
-}
-
-impl Momentum {
-    fn starting(tail_after: u32) -> Self {
-        Momentum {
-            step: Vec::new(),
-            max_error: 0.0,
-            passes: 0,
-            tail_after,
-        }
-    }
-
-    /// After a lift, which took this pass's place: the next pass has no step to build on.
-    fn restart_after_lift(&mut self, max_error: f32) {
-        self.step.clear();
-        self.max_error = max_error;
-        self.passes += 1;
-    }
-
-    /// The share of its previous step the next pass adds.
-    fn share(&self) -> f32 {
-        if self.passes >= self.tail_after {
-            TAIL_MOMENTUM
-        } else {
-            MOMENTUM
-        }
-    }
-}
-
 /// One correction pass over all liquid particles (positions only). Returns the largest
 /// compression measured before the pass; the pass is skipped when that is within tolerance.
 fn pass(
@@ -286,29 +198,18 @@ fn pass(
     if max_error <= p.density_tolerance {
         return max_error;
     }
-    if momentum.passes == p.density_tail_after {
+    if momentum.entering_tail(p) {
         let compression: Vec<f32> = measured.iter().map(|m| m.compression).collect();
         if let Some(dx) = lift_displacements(p, liquid, walls, &compression) {
             moves::shift(liquid, moved, &dx);
-            momentum.restart_after_lift(max_error);
+            momentum.lifted(max_error);
             return max_error;
         }
     }
     let mut step: Vec<f32> = measured.into_iter().map(|m| m.step).collect();
-    // Restarted (no momentum this pass) when the largest compression grew: the usual guard
-    // that keeps an accelerated iteration from running away.
-    if momentum.step.len() == step.len() && max_error <= momentum.max_error {
-        let share = momentum.share();
-        for (s, previous) in step.iter_mut().zip(&momentum.step) {
-            if *s > 0.0 {
-                *s += share * previous;
-            }
-        }
-    }
+    momentum.add_to(p, &mut step, max_error);
     push(p, liquid, moved, &x, lists, &step);
-    momentum.step = step;
-    momentum.max_error = max_error;
-    momentum.passes += 1;
+    momentum.pushed(step, max_error);
     max_error
 }
 
@@ -429,7 +330,7 @@ pub fn correct(
         pairs_visited: 0,
         list_upkeep: Duration::ZERO,
     };
-    let mut momentum = Momentum::starting(p.density_tail_after);
+    let mut momentum = Momentum::default();
     // The displacements before this pass and before the last one that moved the liquid (two
     // buffers, swapped, rather than a copy allocated per pass), and the largest compression
     // then.
@@ -477,7 +378,7 @@ pub fn correct(
         // though it is then cut: the carry was measured so.)
         summed_steps
             .par_iter_mut()
-            .zip(&momentum.step)
+            .zip(momentum.last_step())
             .for_each(|(sum, step)| *sum += step);
         outcome.iterations += 1;
         // The pass knows nothing of obstacles' hardness: they have the last word.
@@ -516,80 +417,4 @@ fn push_carried_steps(
     push(p, liquid, moved, &x, lists, &carried);
     moves::stop_at_obstacles(p, liquid, moved, objects, lists);
     carried
-}
-
-/// The last pass's displacements from `before` to `after`, and the largest compression at
-/// either end (above the tolerance before, within it after).
-struct LastPass {
-    before: Vec<Vec3>,
-    after: Vec<Vec3>,
-    error_before: f32,
-    error_after: f32,
-}
-
-/// Measurements `cut_last_pass` may spend on finding the cut, where it aims (as a fraction
-/// of the tolerance), and the least compression it accepts (the further under the
-/// tolerance the cut lands, the more of the pass's lift it keeps).
-const CUT_ATTEMPTS: u32 = 3;
-const CUT_AIM: f32 = 0.995;
-const CUT_ACCEPT: f32 = 0.99;
-
-/// Moves the liquid, which stands at the end of its last pass, back along that pass to where
-/// the largest compression meets the tolerance. The point is found by false position on
-/// the compression measured along the pass, aiming just under the tolerance; it ends at the
-/// first measurement within [`CUT_ACCEPT`, 1] of the tolerance, or else at the earliest
-/// point measured within it (the whole pass at worst). Returns the largest compression where
-/// the liquid ends and the measurements made.
-///
-/// (The positions stay clear of obstacles: they lie between two placements the stops have
-/// checked, and an obstacle's surface is flat at the scale of one pass.)
-fn cut_last_pass(
-    p: &Params,
-    liquid: &mut LiquidParticles,
-    moved: &mut [Vec3],
-    lists: &Neighbourhoods,
-    pass: LastPass,
-) -> (f32, u32) {
-    let tolerance = p.density_tolerance;
-    let aim = CUT_AIM * tolerance;
-    // Fractions of the pass: `over` leaves the liquid too compressed, `within` does not;
-    // the liquid stands at `at`.
-    let (mut over, mut error_over) = (0.0f32, pass.error_before);
-    let (mut within, mut error_within) = (1.0f32, pass.error_after);
-    let mut at = 1.0f32;
-    let mut measures = 0;
-    while measures < CUT_ATTEMPTS && error_within < CUT_ACCEPT * tolerance {
-        let next = over + (error_over - aim) / (error_over - error_within) * (within - over);
-        if !(next > over && next < within) {
-            break;
-        }
-        slide_along(liquid, moved, &pass, next - at);
-        at = next;
-        let error = largest_compression(p, liquid, lists);
-        measures += 1;
-        if error > tolerance {
-            (over, error_over) = (next, error);
-        } else {
-            (within, error_within) = (next, error);
-        }
-    }
-    slide_along(liquid, moved, &pass, within - at);
-    (error_within, measures)
-}
-
-/// Moves every particle by `fraction` of its displacement over the last pass.
-fn slide_along(liquid: &mut LiquidParticles, moved: &mut [Vec3], pass: &LastPass, fraction: f32) {
-    if fraction == 0.0 {
-        return;
-    }
-    liquid
-        .position
-        .par_iter_mut()
-        .zip(moved.par_iter_mut())
-        .zip(pass.before.par_iter().zip(pass.after.par_iter()))
-        .for_each(|((x, m), (before, after))| {
-            let d = (*after - *before) * fraction;
-            *x += d;
-            *m += d;
-        });
 }

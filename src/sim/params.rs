@@ -69,8 +69,9 @@ pub struct Params {
     pub density_tolerance: f32,
     pub elastic_coefficient: f32,
     pub max_density_iterations: u32,
-    /// The density passes from which a correction takes the tail's momentum
-    /// (`density::TAIL_AFTER_PASSES`; tests set `u32::MAX` to measure what it saves).
+    /// The density passes after which a correction is in its tail: it lifts the liquid once
+    /// and takes more momentum (`density::TAIL_AFTER_PASSES`; tests set `u32::MAX` to
+    /// measure what that saves).
     pub density_tail_after: u32,
 }
 

@@ -370,7 +370,7 @@ fn a_frames_phases_are_timed_within_its_time() {
 
 /// A column of liquid 24 layers deep in a tank, settled for half a second, one frame on: its
 /// corrections run past `density::TAIL_AFTER_PASSES`, lifting the whole column, and with
-/// what their tail does (the lift on a coarse grid, then `density::TAIL_MOMENTUM`) they
+/// what their tail does (the lift on a coarse grid, then the tail's momentum, `density::heavy_ball`) they
 /// must reach the same tolerance in clearly fewer passes than with `density::MOMENTUM`
 /// throughout and no lift (measured: 98 against 130; with the tail's momentum alone, 92
 /// against 116 from a column settled without the lift).
