@@ -178,10 +178,7 @@ impl Neighbourhoods {
         grid: Option<Arc<CellGrid>>,
     ) {
         let reach = p.object_reach + p.skin;
-        self.objects_box = objects.iter().fold(
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-            |(lo, hi), x| (lo.min(*x), hi.max(*x)),
-        );
+        self.objects_box = crate::geometry::bounds(objects);
         if objects.is_empty() {
             self.objects = NeighbourList::empty(liquid.len());
             self.object_grid = None;

@@ -15,6 +15,7 @@
 use glam::{IVec3, Vec3, Vec3A};
 use rayon::prelude::*;
 
+use crate::geometry;
 use crate::sim::cg::chunked_sum;
 
 /// The grid is dense over the liquid's bounding box; a liquid spread so thin that the box
@@ -47,15 +48,15 @@ struct Grid {
 
 impl Grid {
     fn around(liquid: &[Vec3], size: f32) -> Option<Self> {
-        let (lo, hi) = liquid.iter().fold(
-            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-            |(lo, hi), x| (lo.min(*x), hi.max(*x)),
-        );
+        if liquid.is_empty() {
+            return None;
+        }
+        let (lo, hi) = geometry::bounds(liquid);
         let origin = lo - Vec3::splat(size);
         let dims = ((hi - origin) / size).floor().as_ivec3() + IVec3::splat(2);
         let cells = dims.as_i64vec3().element_product();
         let limit = (MAX_CELLS_PER_PARTICLE * liquid.len()).max(4096) as i64;
-        (!liquid.is_empty() && cells <= limit).then_some(Grid { origin, size, dims })
+        (cells <= limit).then_some(Grid { origin, size, dims })
     }
 
     fn len(&self) -> usize {
