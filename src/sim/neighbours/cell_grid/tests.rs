@@ -61,6 +61,18 @@ fn crowded_cells_match_brute_force() {
     check_lists_against_brute_force(&points, periodic, 0.2);
 }
 
+/// Particles standing on each other (distance 0) list each other, never themselves: the
+/// search finds every query at distance 0 and takes out the one with the query's own index.
+#[test]
+fn particles_at_one_place_list_each_other_but_not_themselves() {
+    let mut points = scattered(300, 1.0);
+    let twins: Vec<Vec3> = points[..40].to_vec();
+    points.extend(twins);
+    points.extend([points[7]; 3]);
+    let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
+    check_lists_against_brute_force(&points, space, 0.2);
+}
+
 /// A grid built both ways from the same points (the keys' box origin is negative).
 fn both_ways(pts: &[Vec3], cell: f32, space: Space) -> (CellGrid, CellGrid) {
     let mut dense = CellGrid::build(&[], cell, space);
