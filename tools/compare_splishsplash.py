@@ -17,6 +17,11 @@ Run (from the repository root; the venv lives outside the repo):
     /work/venv-splish/bin/pip install 'pysplishsplash==2.19.*'
     /work/venv-splish/bin/python tools/compare_splishsplash.py [--frames 6] [--threads 2]
 
+Gloop is built as it ships, for any x86-64 (SSE2). The pysplishsplash 2.19.0 wheel itself
+is built with AVX and FMA (its code holds ~20,000 ymm and ~9,000 vfmadd instructions);
+`--gloop-cpu x86-64-v3` (or `native`) builds Gloop for such a CPU too, in a target folder of
+its own, to compare like with like.
+
 The pysplishsplash 2.19.0 wheel segfaults on import (in __glDispatchInit) when the system's
 libGLX is loaded next to its bundled libGLdispatch; the SPlisHSPlasH child process therefore
 runs with the system libGLdispatch.so.0 in LD_PRELOAD when it exists.
@@ -249,6 +254,10 @@ def main():
     parser.add_argument(
         "--boundary", choices=list(BOUNDARY_METHODS), default="particles", help="SPlisHSPlasH's"
     )
+    parser.add_argument(
+        "--gloop-cpu",
+        help="build Gloop with -C target-cpu=CPU (x86-64-v3, native); default: as it ships",
+    )
     parser.add_argument("--splish-child", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.splish_child:
@@ -258,12 +267,17 @@ def main():
     if args.frames < 3:
         parser.error("--frames must be at least 3 (the first frame is left out)")
 
+    env, target = dict(os.environ), REPO / "target"
+    if args.gloop_cpu:
+        env["RUSTFLAGS"] = f"-C target-cpu={args.gloop_cpu}"
+        target = target / f"cpu-{args.gloop_cpu}"
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "--example", "honey_drop_bench"],
         cwd=REPO,
+        env=dict(env, CARGO_TARGET_DIR=str(target)),
         check=True,
     )
-    binary = REPO / "target" / "release" / "examples" / "honey_drop_bench"
+    binary = target / "release" / "examples" / "honey_drop_bench"
     version = subprocess.run(
         [args.python, "-c", "import importlib.metadata as m; print(m.version('pysplishsplash'))"],
         check=False,
@@ -278,7 +292,8 @@ def main():
         text=True,
     )
     print(
-        f"pysplishsplash {version} ({args.boundary} boundary); gloop {commit.stdout.strip()}; "
+        f"pysplishsplash {version} ({args.boundary} boundary); gloop {commit.stdout.strip()} "
+        f"(target-cpu {args.gloop_cpu or 'x86-64, as shipped'}); "
         f"{args.threads} threads; {args.frames} frames "
         f"per run, median of frames 2..{args.frames}"
     )
