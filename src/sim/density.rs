@@ -138,6 +138,13 @@ fn measure(p: &Params, x: &Positions, lists: &Neighbourhoods) -> Vec<Measured> {
 /// 2-7, `examples/frame_profile.rs fan 6`, 18.0 → 17.7 s; the honey drop's frames 2-13
 /// 2.29/2.36 → 2.28/2.25 s. Timed apart, `push` took 17-21% less time and `measure` 3-4%
 /// less.)
+///
+/// The closure `in_fours` calls is not inlined, so the sums it adds to go through memory,
+/// and a profile shows the store-to-load wait on them as `push`'s hottest instruction.
+/// Written as loops instead (a macro with one loop per index width, the sums in
+/// registers), the output byte-identical, it was no faster: a 30k honey block
+/// (`examples/honey_drop_bench.rs 34 34 26 5`) 0.90/0.88 → 0.89/0.86 s per frame, a 100k one
+/// (`50 50 40 4`) 3.13/3.09 → 3.14/3.15 (alternating binaries). Not kept.
 #[inline(always)]
 fn density_sums(p: &Params, xi: Vec3A, others: &[Vec3A], near: Row) -> (f32, f32) {
     let w = &p.density_kernel;

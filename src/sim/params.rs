@@ -13,6 +13,10 @@ use crate::scene::{AdhesionMatrix, Scene};
 /// the 4r forces and density visits the skin's pairs for nothing: 1 r meant 5 r lists, half
 /// of their pairs out of reach; 0.5 r visits 27% fewer pairs and measured 9% faster on the
 /// honey drop with 17% less memory (`gloop bench`), the extra patching costing less.
+/// Wider, 0.75 r, on a 100k honey block dropped on a plate, whose density passes rebuild the
+/// near lists about three times a substep (`examples/honey_drop_bench.rs 50 50 40 5`): 3.29
+/// → 3.40 s per frame; the rebuilds' share fell (24% → 20%) by less than the longer lists
+/// cost every pass.
 pub const SKIN_RADII: f32 = 0.5;
 
 /// The skin of the moves' contact lists, in particle radii: wider than the other lists',

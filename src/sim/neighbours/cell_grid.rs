@@ -13,8 +13,11 @@
 //! for at every candidate. Against a run's last part measured one by one and every
 //! candidate stored and counted, the liquid's lists of 100k particles
 //! (`examples/list_bench.rs`, alternating binaries, two rounds) were built in 36.3/35.8 ms
-//! instead of 41.8/42.8 at the near lists' reach and 21.1/20.2 instead of 25.3/25.6 at the
-//! contacts', the same lists (checksums equal).
+//! instead of 41.8/46.7 at the near lists' reach and 21.1/20.2 instead of 25.3/24.9 at the
+//! contacts', the same lists (checksums equal). A 100k honey block's frames
+//! (`examples/honey_drop_bench.rs 50 50 40 4`) took 3.13/3.23 s instead of 3.28/3.29.
+//! Built for AVX2 (`-C target-cpu=x86-64-v3`), the search was no faster (33.6-34.6 ms):
+//! what is left is not the arithmetic.
 //!
 //! (Tried and measured, not adopted: ordering each cell's points by x, so that a row of three
 //! cells is one run in x order and each query measures distances only within the x window its
