@@ -4,11 +4,14 @@
 //!
 //! `cargo run --release --example list_bench -- [CELLS_X CELLS_Y CELLS_Z] [REPEATS]`
 //! (default 50 × 50 × 40 = 100 000 particles on a jittered 2r lattice, r = 2.5 mm, 15 builds;
-//! the near lists' reach 4.5 r and the contacts' 3 r, as the solver uses them).
+//! the near lists' reach, the density support plus the skin, and the contacts', 2 r plus
+//! theirs, taken from the solver's constants).
 use std::time::Instant;
 
 use glam::Vec3;
+use gloop::sim::kernels::DENSITY_SUPPORT_RADII;
 use gloop::sim::neighbours::{CellGrid, Space};
+use gloop::sim::{CONTACT_SKIN_RADII, SKIN_RADII};
 use gloop::validation::noise::uniform_noise;
 
 fn main() {
@@ -32,7 +35,13 @@ fn main() {
         x.len(),
         rayon::current_num_threads()
     );
-    for (name, reach) in [("near lists (4.5 r)", 4.5 * r), ("contacts (3 r)", 3.0 * r)] {
+    // The liquid's contacts are pairs within 2 r (`Params::liquid_contact`).
+    let reaches = [
+        ("near lists", DENSITY_SUPPORT_RADII + SKIN_RADII),
+        ("contacts", 2.0 + CONTACT_SKIN_RADII),
+    ];
+    for (name, radii) in reaches {
+        let reach = radii * r;
         let mut times = Vec::new();
         let mut checksum = 0u64;
         for _ in 0..repeats {
@@ -47,7 +56,7 @@ fn main() {
         }
         times.sort_by(f64::total_cmp);
         println!(
-            "{name}: median {:.1} ms over {repeats} builds, checksum {checksum:016x}",
+            "{name} ({radii} r): median {:.1} ms over {repeats} builds, checksum {checksum:016x}",
             1e3 * times[times.len() / 2]
         );
     }

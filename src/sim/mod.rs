@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use glam::Vec3;
 
+pub use params::{CONTACT_SKIN_RADII, SKIN_RADII};
 pub use state::{FrameStats, LiquidParticles, PassCapReport};
 pub use viscosity_implicit::profile as implicit_viscosity_profile;
 
