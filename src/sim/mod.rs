@@ -1,6 +1,7 @@
 //! Steele et al. 2004's viscous-liquid solver. `substep.rs` is the paper's Figure 3; the
 //! other files are its pieces.
 
+pub mod avx2;
 mod bf16;
 mod cg;
 mod csr;

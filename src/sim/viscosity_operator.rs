@@ -6,6 +6,7 @@
 
 use glam::Vec3;
 
+use super::avx2::twice;
 use super::bf16;
 use super::cg;
 use super::csr::{gather_rows, Rows};
@@ -215,13 +216,10 @@ impl<'a> Couplings<'a> {
     }
 
     /// Σ_j k_ij x_ij (x_ij·(v_i − v_j)): the (momentum-conserving) viscous impulse on i, negated.
+    /// (CG's hot loop, compiled for AVX2 where the CPU has it: `sim::avx2`.)
     #[inline(always)]
     pub(super) fn pair_sum(&self, i: usize, v: &[Vec3]) -> Vec3 {
-        let strength = self.strength.of(i);
-        match self.near.of(i).head(strength.len()) {
-            Row::Narrow(js) => self.pair_sum_over(i, js, strength, v),
-            Row::Wide(js) => self.pair_sum_over(i, js, strength, v),
-        }
+        pair_sum(self, i, v)
     }
 
     /// `pair_sum`'s loop for one index width: a plain loop rather than a closure handed to
@@ -275,6 +273,17 @@ impl<'a> Couplings<'a> {
         WithMass {
             couplings: self,
             mass,
+        }
+    }
+}
+
+twice! {
+    /// `Couplings::pair_sum`.
+    fn pair_sum(c: &Couplings, i: usize, v: &[Vec3]) -> Vec3 {
+        let strength = c.strength.of(i);
+        match c.near.of(i).head(strength.len()) {
+            Row::Narrow(js) => c.pair_sum_over(i, js, strength, v),
+            Row::Wide(js) => c.pair_sum_over(i, js, strength, v),
         }
     }
 }
