@@ -21,9 +21,10 @@
 //!
 //! Each substep starts from a share of the last one's correction (`CARRY`): what held the
 //! liquid up a substep ago mostly still does, so the passes only find the difference. A
-//! correction that runs long (past `TAIL_AFTER_PASSES`) is lifting whole columns, which the
-//! passes do a kernel support at a time: it takes one coarse step on a grid instead
-//! (`lift.rs`), and more momentum from then on.
+//! correction that runs long (past `TAIL_AFTER_PASSES`, or past `EARLY_TAIL_AFTER_PASSES`
+//! while still far from its tolerance) is lifting whole columns, which the passes do a
+//! kernel support at a time: it takes one coarse step on a grid instead (`lift.rs`), and
+//! more momentum from then on.
 //!
 //! What was tried and not adopted, and how a resting tank came to rest, is written up in
 //! `density_notes.md` beside this file.
@@ -47,7 +48,7 @@ mod last_pass;
 mod lift;
 
 use heavy_ball::Momentum;
-pub use heavy_ball::TAIL_AFTER_PASSES;
+pub use heavy_ball::{EARLY_TAIL_AFTER_PASSES, TAIL_AFTER_PASSES};
 use last_pass::{cut_last_pass, LastPass};
 
 /// Weight of an obstacle particle in a liquid particle's density. Obstacles are one layer of
@@ -209,7 +210,7 @@ fn pass(
     if max_error <= p.density_tolerance {
         return max_error;
     }
-    if momentum.entering_tail(p) {
+    if momentum.entering_tail(p, max_error) {
         let compression: Vec<f32> = measured.iter().map(|m| m.compression).collect();
         if let Some(dx) = lift_displacements(p, liquid, walls, &compression) {
             moves::shift(liquid, moved, &dx);
@@ -224,7 +225,7 @@ fn pass(
     max_error
 }
 
-/// A correction entering its tail (its pass `TAIL_AFTER_PASSES` + 1) lifts the liquid once
+/// A correction entering its tail (`Momentum::entering_tail`) lifts the liquid once
 /// on a coarse grid (`lift.rs`) instead of pushing: what is left by then is the smooth
 /// compression of whole columns, which the grid undoes at once and the passes only a
 /// kernel support per pass. Measured on a 100k honey block's five frames

@@ -77,6 +77,9 @@ pub struct Params {
     /// and takes more momentum (`density::TAIL_AFTER_PASSES`; tests set `u32::MAX` to
     /// measure what that saves).
     pub density_tail_after: u32,
+    /// The passes after which a correction still far from its tolerance enters its tail
+    /// early (`density::EARLY_TAIL_AFTER_PASSES`; `u32::MAX` in tests that measure without).
+    pub density_early_tail_after: u32,
 }
 
 impl Params {
@@ -144,6 +147,7 @@ impl Params {
             elastic_coefficient: s.elastic_coefficient,
             max_density_iterations: s.max_density_iterations,
             density_tail_after: super::density::TAIL_AFTER_PASSES,
+            density_early_tail_after: super::density::EARLY_TAIL_AFTER_PASSES,
         })
     }
 }

@@ -37,6 +37,31 @@ const MOMENTUM: f32 = 0.5;
 pub const TAIL_AFTER_PASSES: u32 = 16;
 const TAIL_MOMENTUM: f32 = 0.8;
 
+/// A correction whose largest compression, measured before its 9th pass, is still over
+/// `EARLY_TAIL_ABOVE` times the tolerance enters its tail there rather than after 16
+/// passes: the liquid is then well short of where the passes would leave it, and only a
+/// tall column converges so slowly (a 30k honey block's impacts: 1.8-12% at that pass,
+/// and 1.0-5.7% still at the 16th, `examples/honey_drop_bench.rs 34 34 26 5`). Measured
+/// (alternating binaries; median of frames 3-7, after the first impact): a 100k block
+/// (`examples/honey_drop_bench.rs 50 50 40 6`, two rounds) 3.47/3.46 → 3.00/2.97 s per
+/// frame, its frames 3-7 taking 431 → 336 passes; the 30k block (three rounds) only
+/// 0.87/0.90/0.88 → 0.85/0.86/0.87 s, 349 → 314 passes (its corrections ran few passes
+/// past the 16th, and lifted at the 9th they take about 8 more); `gloop bench --frames
+/// 10`, the fan 9.1 → 8.6 passes per substep and 1.51/1.42 → 1.42/1.34 s per frame, the
+/// honey drop 0.173/0.179 → 0.167/0.159 s (its frames 2-14: 274 → 277 passes, `examples/
+/// frame_profile.rs`), the paint drops 0.121/0.126 → 0.121/0.115 s.
+///
+/// At rest it never acts: the 8-layer resting tank measures at most 2.4% before its 9th
+/// pass (its settling included, r = 4.94-5.06 mm), so its figures are the same to the bit.
+/// A resting column of 30 layers (`examples/rest_probe.rs 0.005 10 10 30 2 10`, up to 3.4%
+/// there) was as still as before: RMS speed over the window 0.87e-3 → 0.83e-3 m/s (limit
+/// 1.7e-3), its worst frame 2.6e-3 → 1.7e-3, volume drift 1.3e-3 → 1.7e-3 (limit 5e-3).
+/// Above 2 tolerances instead, the 30k block took 249 passes (0.75 s per frame), but the
+/// column's window rose to 1.09e-3 m/s and its worst frame to 5.8e-3; after 10 passes above
+/// 2.5, 290 passes; after 6 above 3, 243, the tank then reaching the rule (3.2% there).
+pub const EARLY_TAIL_AFTER_PASSES: u32 = 8;
+const EARLY_TAIL_ABOVE: f32 = 3.0;
+
 /// What the next pass's momentum builds on: the previous pass's steps, its largest
 /// compression, and how many passes have moved the liquid.
 #[derive(Default)]
@@ -44,12 +69,19 @@ pub(super) struct Momentum {
     step: Vec<f32>,
     max_error: f32,
     passes: u32,
+    /// Whether this correction has lifted: it is in its tail from then on.
+    lifted: bool,
 }
 
 impl Momentum {
-    /// True for the pass that enters the tail (`Params::density_tail_after`).
-    pub fn entering_tail(&self, p: &Params) -> bool {
-        self.passes == p.density_tail_after
+    /// True for the pass that enters the tail: the one after `Params::density_tail_after`
+    /// passes, or after `density_early_tail_after` if the largest compression measured for
+    /// it, `max_error`, is still over `EARLY_TAIL_ABOVE` tolerances.
+    pub fn entering_tail(&self, p: &Params, max_error: f32) -> bool {
+        let far_from_tolerance = max_error > EARLY_TAIL_ABOVE * p.density_tolerance;
+        !self.lifted
+            && (self.passes == p.density_tail_after
+                || (self.passes == p.density_early_tail_after && far_from_tolerance))
     }
 
     /// Adds to each compressed particle's step its share of the previous pass's: `MOMENTUM`,
@@ -59,7 +91,7 @@ impl Momentum {
         if self.step.len() != step.len() || max_error > self.max_error {
             return;
         }
-        let share = if self.passes >= p.density_tail_after {
+        let share = if self.lifted || self.passes >= p.density_tail_after {
             TAIL_MOMENTUM
         } else {
             MOMENTUM
@@ -80,6 +112,7 @@ impl Momentum {
 
     /// After a lift, which took a pass's place: the next pass has no step to build on.
     pub fn lifted(&mut self, max_error: f32) {
+        self.lifted = true;
         self.pushed(Vec::new(), max_error);
     }
 
