@@ -130,4 +130,10 @@ impl ObjectParticles {
     pub fn any_moving(&self) -> bool {
         self.bodies.iter().any(|b| b.moving)
     }
+
+    /// The particles' positions if any obstacle moves, `None` if they all stand where they
+    /// were sampled (as the neighbour lists' refreshes take them).
+    pub fn moved_positions(&self) -> Option<&[Vec3]> {
+        self.any_moving().then_some(self.position.as_slice())
+    }
 }

@@ -59,7 +59,7 @@ pub fn substep(
         // substep anyway, for memory locality in the passes, measured slower: the fan's frames
         // 2-7 +4-5%, the honey drop's 2-13 +6%.)
         Some(mut lists) => {
-            lists.refresh_for_substep(p, &liquid.position, &objects.position);
+            lists.refresh_for_substep(p, &liquid.position, objects.moved_positions());
             lists
         }
         None => {
@@ -124,7 +124,12 @@ pub fn substep(
         }
         moves::translate(liquid, &mut moved, dt_move);
         timed(&mut phases.moves_list_upkeep, || {
-            lists.refresh_for_contacts(&mut contacts, p, &liquid.position, &objects.position)
+            lists.refresh_for_contacts(
+                &mut contacts,
+                p,
+                &liquid.position,
+                objects.moved_positions(),
+            )
         });
         moves::apply_friction(p, liquid, objects, &lists, dt_move);
         moves::prevent_interpenetration(p, liquid, &mut moved, objects, &lists, &contacts.list);

@@ -78,7 +78,7 @@ fn object_lists_stay_exact_as_liquid_falls_onto_an_obstacle() {
         for x in &mut liquid.position {
             x.z -= 0.4 * RADIUS;
         }
-        lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, &plate);
+        lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, Some(&plate));
         met += assert_object_lists_exact(round, &p, &lists, &liquid.position, &plate);
     }
     assert!(
@@ -110,12 +110,12 @@ fn an_object_a_mover_missed_is_listed_when_it_moves_back() {
     // finds the object just beyond reach.
     object[0].x += 0.45 * skin;
     liquid.position[i].x -= 0.3 * skin;
-    lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, &object);
+    lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, Some(&object));
     // The object moves back 0.9 skin (0.45 from where it started) and the particle 0.27
     // skin towards it (within its allowance): the two are within the object reach.
     object[0].x -= 0.9 * skin;
     liquid.position[i].x += 0.27 * skin;
-    lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, &object);
+    lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, Some(&object));
     assert!(liquid.position[i].distance(object[0]) < p.object_reach - 0.05 * skin);
     assert!(
         lists.objects.of(i).contains(0),
@@ -139,11 +139,11 @@ fn liquid_lists_stay_exact_as_a_few_particles_or_many_move() {
             *x += Vec3::new(noise(), noise(), noise()) * (jump * RADIUS);
         }
         if round % 3 == 0 {
-            lists.refresh_for_substep(&p, &liquid.position, &[]);
+            lists.refresh_for_substep(&p, &liquid.position, Some(&[]));
             contacts = lists.contacts(&p, &liquid.position);
         } else {
             lists.refresh_for_density(&p, &liquid.position);
-            lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, &[]);
+            lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, Some(&[]));
         }
         assert_liquid_lists_exact(round, &p, &lists, &contacts, &liquid.position);
     }
@@ -199,7 +199,7 @@ fn lists_stay_exact_while_every_particle_sways_about_its_place() {
             .iter()
             .map(|o| *o + 0.5 * at(plate_sway, t))
             .collect();
-        lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, &plate);
+        lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, Some(&plate));
         lists.refresh_for_density(&p, &liquid.position);
         assert_liquid_lists_exact(round, &p, &lists, &contacts, &liquid.position);
         assert_object_lists_exact(round, &p, &lists, &liquid.position, &plate);
