@@ -21,24 +21,16 @@
 //! (`neighbours::cell_grid`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::LazyLock;
 
 /// Set to run the portable copies on any CPU (for the test that compares the two).
 static PORTABLE_ONLY: AtomicBool = AtomicBool::new(false);
 
-/// Runs the portable copies from now on, even where the CPU has AVX2 (or the AVX2 copies
-/// again, with `false`). For comparing the two; a bake never needs it.
-#[doc(hidden)]
-pub fn set_portable_only(portable_only: bool) {
-    PORTABLE_ONLY.store(portable_only, Ordering::Relaxed);
-}
-
-/// Whether the AVX2 copies run: the CPU has every feature they are compiled with.
-#[inline(always)]
-pub fn enabled() -> bool {
+/// Whether the CPU has every feature the AVX2 copies are compiled with (asked once).
+static CPU_HAS_AVX2: LazyLock<bool> = LazyLock::new(|| {
     #[cfg(target_arch = "x86_64")]
     {
-        !PORTABLE_ONLY.load(Ordering::Relaxed)
-            && std::arch::is_x86_feature_detected!("avx2")
+        std::arch::is_x86_feature_detected!("avx2")
             && std::arch::is_x86_feature_detected!("fma")
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
@@ -49,6 +41,19 @@ pub fn enabled() -> bool {
     {
         false
     }
+});
+
+/// Runs the portable copies from now on, even where the CPU has AVX2 (or the AVX2 copies
+/// again, with `false`). For comparing the two; a bake never needs it.
+#[doc(hidden)]
+pub fn set_portable_only(portable_only: bool) {
+    PORTABLE_ONLY.store(portable_only, Ordering::Relaxed);
+}
+
+/// Whether the AVX2 copies run.
+#[inline(always)]
+pub fn enabled() -> bool {
+    !PORTABLE_ONLY.load(Ordering::Relaxed) && *CPU_HAS_AVX2
 }
 
 /// `twice! { fn name(args) -> Ret { body } }` defines `name`, whose body is compiled both
