@@ -17,7 +17,8 @@ Run (from the repository root; the venv lives outside the repo):
     /work/venv-splish/bin/pip install 'pysplishsplash==2.19.*'
     /work/venv-splish/bin/python tools/compare_splishsplash.py [--frames 6] [--threads 2]
 
-Gloop is built as it ships, for any x86-64 (SSE2). The pysplishsplash 2.19.0 wheel itself
+Gloop is built as it ships, for any x86-64 (SSE2), its hottest loops with AVX2 copies chosen
+at run time (src/sim/avx2.rs, the same bits). The pysplishsplash 2.19.0 wheel itself
 is built with AVX and FMA (its code holds ~20,000 ymm and ~9,000 vfmadd instructions);
 `--gloop-cpu x86-64-v3` (or `native`) builds Gloop for such a CPU too, in a target folder of
 its own, to compare like with like.
