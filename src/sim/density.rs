@@ -31,10 +31,9 @@
 
 use std::time::Duration;
 
-use glam::{Vec3, Vec3A, Vec4};
+use glam::{Vec3, Vec3A};
 use rayon::prelude::*;
 
-use super::avx2::twice;
 use super::moves;
 use super::neighbourhoods::Neighbourhoods;
 use super::neighbours::{each_neighbour, Row};
@@ -43,6 +42,7 @@ use super::params::Params;
 use super::phases::timed;
 use super::LiquidParticles;
 
+mod eight_lanes;
 mod heavy_ball;
 mod last_pass;
 mod lift;
@@ -131,43 +131,12 @@ fn measure_one(p: &Params, x: &Positions, lists: &Neighbourhoods, i: usize) -> M
     }
 }
 
-twice! {
-    /// Σ w(d) and Σ |w'(d)|² over the particles `near` lists among `others`, seen from `xi`: a
-    /// particle's density and its slope's square, from squared distances (no square roots in
-    /// the hot loop).
-    ///
-    /// Four neighbours at a time, each in a lane of its own, so that the sums are four chains
-    /// of additions rather than one for the loop to wait on. (With `push` done so too, measured
-    /// against one neighbour at a time, alternating binaries, two rounds: a 30k honey block,
-    /// `examples/honey_drop_bench.rs 34 34 26 5`, 1.04 → 0.97 s per frame; the fan's frames
-    /// 2-7, `examples/frame_profile.rs fan 6`, 18.0 → 17.7 s; the honey drop's frames 2-13
-    /// 2.29/2.36 → 2.28/2.25 s. Timed apart, `push` took 17-21% less time and `measure` 3-4%
-    /// less.)
-    ///
-    /// The closure `in_fours` calls is not inlined, so the sums it adds to go through memory,
-    /// and a profile shows the store-to-load wait on them as `push`'s hottest instruction.
-    /// Written as loops instead (a macro with one loop per index width, the sums in
-    /// registers), the output byte-identical, it was no faster: a 30k honey block
-    /// (`examples/honey_drop_bench.rs 34 34 26 5`) 0.90/0.88 → 0.89/0.86 s per frame, a 100k one
-    /// (`50 50 40 4`) 3.13/3.09 → 3.14/3.15 (alternating binaries). Not kept.
-    fn density_sums(p: &Params, xi: Vec3A, others: &[Vec3A], near: Row) -> (f32, f32) {
-        let w = &p.density_kernel;
-        let (mut rho, mut slope2) = (Vec4::ZERO, Vec4::ZERO);
-        near.in_fours(|js, real| {
-            let d2 = Vec4::from_array(std::array::from_fn(|k| {
-                if k < real {
-                    let xj = others[js[k] as usize];
-                    p.space.delta_aligned(xj, xi).length_squared()
-                } else {
-                    w.beyond_sq()
-                }
-            }));
-            let (weight, slope) = w.weights_and_slopes_sq(d2);
-            rho += weight;
-            slope2 += slope * slope * d2;
-        });
-        (rho.element_sum(), slope2.element_sum())
-    }
+/// Σ w(d) and Σ |w'(d)|² over the particles `near` lists among `others`, seen from `xi`: a
+/// particle's density and its slope's square, from squared distances (no square roots in the
+/// hot loop), eight neighbours at a time (`eight_lanes`).
+#[inline(always)]
+fn density_sums(p: &Params, xi: Vec3A, others: &[Vec3A], near: Row) -> (f32, f32) {
+    eight_lanes::density_sums(&p.space, &p.density_kernel, xi, others, near)
 }
 
 /// The most one lift moves a particle: it stays a step the passes could have taken, and
@@ -280,57 +249,24 @@ fn push(
     moves::shift(liquid, moved, &correction);
 }
 
-twice! {
-    /// How far particle i's pairs and walls push it (before the pass's limit).
-    fn push_one(
-        p: &Params,
-        x: &Positions,
-        lists: &Neighbourhoods,
-        step: &[f32],
-        i: usize,
-    ) -> Vec3 {
-        let w = &p.density_kernel;
-        let xi = x.liquid[i];
-        // Four neighbours at a time, each lane summing into a vector of its own (as in
-        // `density_sums`).
-        let mut sums = [Vec3A::ZERO; 4];
-        lists.near.list.of(i).in_fours(|js, real| {
-            let s = Vec4::from_array(std::array::from_fn(|k| {
-                if k < real {
-                    step[i] + step[js[k] as usize]
-                } else {
-                    0.0
-                }
-            }));
-            // Where compression is sparse (a splash, an impact's front), most pairs have
-            // no step on either side.
-            if s == Vec4::ZERO {
-                return;
-            }
-            let d: [Vec3A; 4] =
-                std::array::from_fn(|k| p.space.delta_aligned(xi, x.liquid[js[k] as usize]));
-            let (_, slope) =
-                w.weights_and_slopes_sq(Vec4::from_array(d.map(Vec3A::length_squared)));
-            let c = s * slope;
-            for k in 0..4 {
-                sums[k] += d[k] * c[k];
-            }
+/// How far particle i's pairs and walls push it (before the pass's limit).
+fn push_one(p: &Params, x: &Positions, lists: &Neighbourhoods, step: &[f32], i: usize) -> Vec3 {
+    let w = &p.density_kernel;
+    let xi = x.liquid[i];
+    let mut dx = eight_lanes::pair_push(&p.space, w, i, &x.liquid, lists.near.list.of(i), step);
+    // The walls in i's density push i away from them, as boundary particles do in
+    // position-based fluids. Without this a wall's weight only enlarged i's step, whose
+    // pushes on its liquid neighbours drove i itself into the wall, where the stops and the
+    // adhesion's repulsion sent it back: a particle against a wall could shuttle at 1-2 cm/s
+    // for seconds without going anywhere.
+    if step[i] > 0.0 {
+        each_neighbour!(k in lists.objects.of(i) => {
+            let d = p.space.delta_aligned(xi, x.walls[k as usize]);
+            let s = OBSTACLE_DENSITY_WEIGHT * step[i];
+            dx += d * (s * w.slope_over_distance_sq(d.length_squared()));
         });
-        let mut dx = (sums[0] + sums[1]) + (sums[2] + sums[3]);
-        // The walls in i's density push i away from them, as boundary particles do in
-        // position-based fluids. Without this a wall's weight only enlarged i's step,
-        // whose pushes on its liquid neighbours drove i itself into the wall, where
-        // the stops and the adhesion's repulsion sent it back: a particle against a
-        // wall could shuttle at 1-2 cm/s for seconds without going anywhere.
-        if step[i] > 0.0 {
-            each_neighbour!(k in lists.objects.of(i) => {
-                let d = p.space.delta_aligned(xi, x.walls[k as usize]);
-                let s = OBSTACLE_DENSITY_WEIGHT * step[i];
-                dx += d * (s * w.slope_over_distance_sq(d.length_squared()));
-            });
-        }
-        Vec3::from(dx)
     }
+    Vec3::from(dx)
 }
 
 /// Corrects until the largest compression is within tolerance (or the iteration cap).

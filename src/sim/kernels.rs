@@ -1,7 +1,5 @@
 //! The weighting functions of the solver, all in terms of the particle radius `r`.
 
-use glam::Vec4;
-
 /// Support of the viscosity weighting `k`, in particle radii (the paper: 4–6).
 pub const VISCOSITY_SUPPORT_RADII: f32 = 4.0;
 /// Width of the Gaussian in `k`, in particle radii.
@@ -47,7 +45,7 @@ impl ViscosityKernel {
 #[derive(Clone, Copy, Debug)]
 pub struct DensityKernel {
     pub support: f32,
-    inv_support2: f32,
+    pub(crate) inv_support2: f32,
 }
 
 impl DensityKernel {
@@ -86,12 +84,13 @@ impl DensityKernel {
         6.0 * self.inv_support2 * q * q
     }
 
-    /// `weight_sq` and `slope_over_distance_sq` of four squared distances at once (as
-    /// `weight_sq(d2)` and `6·q²/h²` here; the scalar forms round the slope's product in
-    /// another order).
+    /// `weight_sq` and `slope_over_distance_sq` of a squared distance at once (as
+    /// `weight_sq(d2)` and `6·q²/h²` here; the separate forms round the slope's product in
+    /// another order). The density passes' pair loops (`density::eight_lanes`) compute this,
+    /// their AVX2 copy in the same operations.
     #[inline(always)]
-    pub fn weights_and_slopes_sq(&self, d2: Vec4) -> (Vec4, Vec4) {
-        let q = (Vec4::ONE - d2 * self.inv_support2).max(Vec4::ZERO);
+    pub fn weight_and_slope_sq(&self, d2: f32) -> (f32, f32) {
+        let q = (1.0 - d2 * self.inv_support2).max(0.0);
         let q2 = q * q;
         (q2 * q, q2 * (6.0 * self.inv_support2))
     }
@@ -152,26 +151,19 @@ pub fn lattice_mean_square_distance(kernel: &ViscosityKernel, radius: f32) -> f3
 mod tests {
     use super::*;
 
-    /// The four-lane form gives the scalar forms' values (to rounding), and its padding
+    /// The joint form gives the separate forms' values (to rounding), and the padding
     /// distance weighs exactly nothing.
     #[test]
-    fn four_lanes_weigh_as_one() {
+    fn weight_and_slope_together_match_them_apart() {
         let k = DensityKernel::new(0.0025);
-        let d2 = Vec4::new(0.0, 1e-5, 6e-5, 9.9e-5);
-        let (weights, slopes) = k.weights_and_slopes_sq(d2);
-        for lane in 0..4 {
+        for d2 in [0.0, 1e-5, 6e-5, 9.9e-5] {
+            let (weight, slope) = k.weight_and_slope_sq(d2);
             let close = |a: f32, b: f32| (a - b).abs() <= 1e-6 * b.abs();
-            assert!(close(weights[lane], k.weight_sq(d2[lane])), "lane {lane}");
-            assert!(
-                close(slopes[lane], k.slope_over_distance_sq(d2[lane])),
-                "lane {lane}"
-            );
+            assert!(close(weight, k.weight_sq(d2)), "d² {d2}");
+            assert!(close(slope, k.slope_over_distance_sq(d2)), "d² {d2}");
         }
-        let (weight, slope) = k.weights_and_slopes_sq(Vec4::splat(k.beyond_sq()));
-        assert_eq!(
-            (weight, slope * slope * k.beyond_sq()),
-            (Vec4::ZERO, Vec4::ZERO)
-        );
+        let (weight, slope) = k.weight_and_slope_sq(k.beyond_sq());
+        assert_eq!((weight, slope * slope * k.beyond_sq()), (0.0, 0.0));
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod bf16;
 mod cg;
 mod csr;
 mod density;
+mod eight_lanes;
 mod emitters;
 mod forces;
 pub mod kernels;

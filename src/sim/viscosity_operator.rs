@@ -6,7 +6,6 @@
 
 use glam::Vec3;
 
-use super::avx2::twice;
 use super::bf16;
 use super::cg;
 use super::csr::{gather_rows, Rows};
@@ -16,6 +15,8 @@ use super::neighbours::{NeighbourList, Row, Space};
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
+
+mod eight_pairs;
 
 /// Dimension factor 2(d+2) of the projected Laplacian (d = 3).
 const LAPLACIAN_FACTOR: f32 = 10.0;
@@ -94,6 +95,7 @@ pub(super) fn shared_value(per_liquid: &[f32]) -> Option<f32> {
 /// half the memory of an f32. k_ji is computed from the same numbers as k_ij, so both round
 /// alike and every pair term stays exactly antisymmetric.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(transparent)]
 struct Strength(u16);
 
 impl Strength {
@@ -216,34 +218,11 @@ impl<'a> Couplings<'a> {
     }
 
     /// Σ_j k_ij x_ij (x_ij·(v_i − v_j)): the (momentum-conserving) viscous impulse on i, negated.
-    /// (CG's hot loop, compiled for AVX2 where the CPU has it: `sim::avx2`.)
+    /// (CG's hot loop, eight pairs at a time: `eight_pairs`.)
     #[inline(always)]
     pub(super) fn pair_sum(&self, i: usize, v: &[Vec3]) -> Vec3 {
-        pair_sum(self, i, v)
-    }
-
-    /// `pair_sum`'s loop for one index width: a plain loop rather than a closure handed to
-    /// `for_each_pair`, because this is the CG's hot loop and LLVM did not always inline
-    /// that closure (run from a rayon worker, the fan's viscosity solve took a third longer).
-    /// (Four pairs at a time into four sums, as the density passes read their neighbours,
-    /// measured no faster here: the CG on fan frames 2-7 2.89/2.94 → 3.02/3.04 s, the
-    /// honey drop's viscosity 0.73/0.73 → 0.75/0.73 s.)
-    #[inline(always)]
-    fn pair_sum_over<J: Copy + Into<u32>>(
-        &self,
-        i: usize,
-        js: &[J],
-        strength: &[Strength],
-        v: &[Vec3],
-    ) -> Vec3 {
-        let (xi, vi) = (self.positions[i], v[i]);
-        let mut s = Vec3::ZERO;
-        for (&j, k) in js.iter().zip(strength) {
-            let j = j.into() as usize;
-            let d = self.space.delta(xi, self.positions[j]);
-            s += d * (k.get() * d.dot(vi - v[j]));
-        }
-        s
+        let strength = self.strength.of(i);
+        eight_pairs::pair_sum(&self.space, self.positions, v, i, self.near.of(i), strength)
     }
 
     /// Calls `f(j, K_ij)` for particle i's coupled neighbours j, with K_ij = k_ij x_ij x_ijᵀ
@@ -273,17 +252,6 @@ impl<'a> Couplings<'a> {
         WithMass {
             couplings: self,
             mass,
-        }
-    }
-}
-
-twice! {
-    /// `Couplings::pair_sum`.
-    fn pair_sum(c: &Couplings, i: usize, v: &[Vec3]) -> Vec3 {
-        let strength = c.strength.of(i);
-        match c.near.of(i).head(strength.len()) {
-            Row::Narrow(js) => c.pair_sum_over(i, js, strength, v),
-            Row::Wide(js) => c.pair_sum_over(i, js, strength, v),
         }
     }
 }

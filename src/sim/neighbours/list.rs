@@ -76,33 +76,8 @@ impl<'a> Row<'a> {
         }
     }
 
-    /// Calls `f(js, real)` with the neighbours four at a time, in order: `js[..real]` are
-    /// neighbours, and the rest of the last group repeats its first (so every index may be
-    /// read; its lanes must count for nothing). Lets a pair loop keep four sums in the lanes
-    /// of one vector.
-    #[inline(always)]
-    pub fn in_fours(self, f: impl FnMut([u32; 4], usize)) {
-        match self {
-            Row::Narrow(s) => in_fours(s, f),
-            Row::Wide(s) => in_fours(s, f),
-        }
-    }
-
     pub fn to_vec(self) -> Vec<u32> {
         self.into_iter().collect()
-    }
-}
-
-#[inline(always)]
-fn in_fours<J: Copy + Into<u32>>(row: &[J], mut f: impl FnMut([u32; 4], usize)) {
-    let mut fours = row.chunks_exact(4);
-    for js in &mut fours {
-        f([js[0].into(), js[1].into(), js[2].into(), js[3].into()], 4);
-    }
-    let rest = fours.remainder();
-    if let [first, ..] = *rest {
-        let j = |k: usize| rest.get(k).copied().unwrap_or(first).into();
-        f([j(0), j(1), j(2), j(3)], rest.len());
     }
 }
 
@@ -314,29 +289,6 @@ impl NeighbourList {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Both widths, rows of every length modulo four: the real neighbours come in order, the
-    /// padding repeats the last group's first, and nothing else is called.
-    #[test]
-    fn rows_in_fours_yield_every_neighbour_once_then_padding() {
-        for len in 0..10u32 {
-            let row: Vec<u32> = (0..len).map(|k| 100 + 7 * k).collect();
-            let narrow = NeighbourList::from_lists(vec![row.clone()]);
-            let wide = NeighbourList::gather(1, usize::MAX, |_| Row::Wide(&row));
-            assert!(matches!(narrow.of(0), Row::Narrow(_)) && matches!(wide.of(0), Row::Wide(_)));
-            for list in [narrow, wide] {
-                let (mut seen, mut groups) = (Vec::new(), 0);
-                list.of(0).in_fours(|js, real| {
-                    assert!((1..=4).contains(&real), "{real} real of 4");
-                    seen.extend_from_slice(&js[..real]);
-                    assert!(js[real..].iter().all(|&j| j == js[0]), "padding {js:?}");
-                    groups += 1;
-                });
-                assert_eq!(seen, row);
-                assert_eq!(groups, len.div_ceil(4));
-            }
-        }
-    }
 
     #[test]
     fn spread_lists_land_on_their_particles_and_the_rest_are_empty() {

@@ -1,0 +1,223 @@
+//! The density passes' pair loops eight neighbours at a time (`sim::eight_lanes`): a
+//! particle's density and its slope's square (`density_sums`), and how far its pairs push it
+//! (`pair_push`). The padded lanes of a row's last block stand beyond the kernel's support
+//! (`density_sums`) or have no step (`pair_push`), so they add exact zeros.
+
+use glam::Vec3A;
+
+use crate::sim::eight_lanes::{add_lanes, blocks, LANES};
+use crate::sim::kernels::DensityKernel;
+use crate::sim::neighbours::{Row, Space};
+
+/// Σ w(d) and Σ |w'(d)|² over the particles `row` lists among `others`, seen from `xi`: a
+/// particle's density and its slope's square, from squared distances.
+#[inline(always)]
+pub(super) fn density_sums(
+    space: &Space,
+    w: &DensityKernel,
+    xi: Vec3A,
+    others: &[Vec3A],
+    row: Row,
+) -> (f32, f32) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::sim::avx2::enabled() && !space.is_periodic() {
+        // SAFETY: the CPU has AVX2 (`enabled`); the lanes check their indices themselves.
+        return unsafe {
+            match row {
+                Row::Narrow(js) => avx2::density_sums(w, xi, others, js),
+                Row::Wide(js) => avx2::density_sums(w, xi, others, js),
+            }
+        };
+    }
+    match row {
+        Row::Narrow(js) => density_sums_in_arrays(space, w, xi, others, js),
+        Row::Wide(js) => density_sums_in_arrays(space, w, xi, others, js),
+    }
+}
+
+/// Σ_j (s_i + s_j)·|w'(d_ij)|/d_ij · x_ij over particle i's neighbours in `row` among
+/// `liquid`: how far its pairs push i, with s the Newton steps.
+#[inline(always)]
+pub(super) fn pair_push(
+    space: &Space,
+    w: &DensityKernel,
+    i: usize,
+    liquid: &[Vec3A],
+    row: Row,
+    step: &[f32],
+) -> Vec3A {
+    #[cfg(target_arch = "x86_64")]
+    if crate::sim::avx2::enabled() && !space.is_periodic() {
+        // SAFETY: as in `density_sums`.
+        return unsafe {
+            match row {
+                Row::Narrow(js) => avx2::pair_push(w, i, liquid, js, step),
+                Row::Wide(js) => avx2::pair_push(w, i, liquid, js, step),
+            }
+        };
+    }
+    match row {
+        Row::Narrow(js) => pair_push_in_arrays(space, w, i, liquid, js, step),
+        Row::Wide(js) => pair_push_in_arrays(space, w, i, liquid, js, step),
+    }
+}
+
+/// `density_sums` with the lanes as arrays.
+fn density_sums_in_arrays<J: Copy + Into<u32>>(
+    space: &Space,
+    w: &DensityKernel,
+    xi: Vec3A,
+    others: &[Vec3A],
+    js: &[J],
+) -> (f32, f32) {
+    let (mut rho, mut slope2) = ([0.0f32; LANES], [0.0f32; LANES]);
+    for (_, j, real) in blocks(js) {
+        for lane in 0..LANES {
+            let d2 = if lane < real {
+                squared_length(space.delta_aligned(xi, others[j[lane]]))
+            } else {
+                w.beyond_sq()
+            };
+            let (weight, slope) = w.weight_and_slope_sq(d2);
+            rho[lane] += weight;
+            slope2[lane] += slope * slope * d2;
+        }
+    }
+    (add_lanes(rho), add_lanes(slope2))
+}
+
+/// `pair_push` with the lanes as arrays.
+fn pair_push_in_arrays<J: Copy + Into<u32>>(
+    space: &Space,
+    w: &DensityKernel,
+    i: usize,
+    liquid: &[Vec3A],
+    js: &[J],
+    step: &[f32],
+) -> Vec3A {
+    let xi = liquid[i];
+    let mut sums = [[0.0f32; LANES]; 3];
+    for (_, j, real) in blocks(js) {
+        let s: [f32; LANES] = std::array::from_fn(|lane| {
+            if lane < real {
+                step[i] + step[j[lane]]
+            } else {
+                0.0
+            }
+        });
+        // Where compression is sparse (a splash, an impact's front), most pairs have no step
+        // on either side.
+        if s == [0.0; LANES] {
+            continue;
+        }
+        for lane in 0..LANES {
+            let d = space.delta_aligned(xi, liquid[j[lane]]);
+            let (_, slope) = w.weight_and_slope_sq(squared_length(d));
+            let c = s[lane] * slope;
+            sums[0][lane] += d.x * c;
+            sums[1][lane] += d.y * c;
+            sums[2][lane] += d.z * c;
+        }
+    }
+    Vec3A::new(add_lanes(sums[0]), add_lanes(sums[1]), add_lanes(sums[2]))
+}
+
+/// |d|², added up as the AVX2 copy does (x² + y², then z²).
+#[inline(always)]
+fn squared_length(d: Vec3A) -> f32 {
+    d.x * d.x + d.y * d.y + d.z * d.z
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use glam::Vec3A;
+
+    use crate::sim::eight_lanes::avx2::{dot, for_blocks, gather, scaled, splat, total, Indices};
+    use crate::sim::kernels::DensityKernel;
+
+    /// The offsets x_i − x_j of the points `j` (`at` = 4j) among 16-byte `points`, per axis.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn offsets(points: *const f32, xi: &[__m256; 3], at: __m256i) -> [__m256; 3] {
+        [0, 1, 2].map(|a| _mm256_sub_ps(xi[a], gather(points, a, at)))
+    }
+
+    /// `DensityKernel::weight_and_slope_sq` on eight squared distances.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn weight_and_slope(w: &DensityKernel, d2: __m256) -> (__m256, __m256) {
+        let q = _mm256_max_ps(
+            _mm256_sub_ps(
+                _mm256_set1_ps(1.0),
+                _mm256_mul_ps(d2, _mm256_set1_ps(w.inv_support2)),
+            ),
+            _mm256_setzero_ps(),
+        );
+        let q2 = _mm256_mul_ps(q, q);
+        (
+            _mm256_mul_ps(q2, q),
+            _mm256_mul_ps(q2, _mm256_set1_ps(6.0 * w.inv_support2)),
+        )
+    }
+
+    /// `super::density_sums_in_arrays`, one vector per lane array.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) unsafe fn density_sums<J: Indices>(
+        w: &DensityKernel,
+        xi: Vec3A,
+        others: &[Vec3A],
+        js: &[J],
+    ) -> (f32, f32) {
+        let (points, xi) = (others.as_ptr() as *const f32, splat(xi.x, xi.y, xi.z));
+        let beyond = _mm256_set1_ps(w.beyond_sq());
+        let (mut rho, mut slope2) = (_mm256_setzero_ps(), _mm256_setzero_ps());
+        for_blocks(js, others.len(), |_, j, real| {
+            let d = offsets(points, &xi, scaled::<4>(j));
+            let d2 = _mm256_blendv_ps(beyond, dot(&d, &d), _mm256_castsi256_ps(real));
+            let (weight, slope) = weight_and_slope(w, d2);
+            rho = _mm256_add_ps(rho, weight);
+            slope2 = _mm256_add_ps(slope2, _mm256_mul_ps(_mm256_mul_ps(slope, slope), d2));
+        });
+        (total(rho), total(slope2))
+    }
+
+    /// `super::pair_push_in_arrays`, one vector per lane array.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) unsafe fn pair_push<J: Indices>(
+        w: &DensityKernel,
+        i: usize,
+        liquid: &[Vec3A],
+        js: &[J],
+        step: &[f32],
+    ) -> Vec3A {
+        let xi = liquid[i];
+        let (points, xi) = (liquid.as_ptr() as *const f32, splat(xi.x, xi.y, xi.z));
+        let step_i = _mm256_set1_ps(step[i]);
+        let mut sums = [_mm256_setzero_ps(); 3];
+        for_blocks(js, liquid.len().min(step.len()), |_, j, real| {
+            let s = _mm256_and_ps(
+                _mm256_add_ps(step_i, gather(step.as_ptr(), 0, j)),
+                _mm256_castsi256_ps(real),
+            );
+            // As in the arrays: a block with no step on either side adds nothing.
+            if _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_UQ>(s, _mm256_setzero_ps())) == 0 {
+                return;
+            }
+            let d = offsets(points, &xi, scaled::<4>(j));
+            let (_, slope) = weight_and_slope(w, dot(&d, &d));
+            let c = _mm256_mul_ps(s, slope);
+            for a in 0..3 {
+                sums[a] = _mm256_add_ps(sums[a], _mm256_mul_ps(d[a], c));
+            }
+        });
+        Vec3A::new(total(sums[0]), total(sums[1]), total(sums[2]))
+    }
+}

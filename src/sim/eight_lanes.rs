@@ -1,0 +1,247 @@
+//! Pair loops eight neighbours at a time, for the solver's two hottest loops: the viscosity
+//! solve's operator (`viscosity_operator::eight_pairs`) and the density passes' sums and
+//! pushes (`density::eight_lanes`).
+//!
+//! Each of eight lanes sums every eighth neighbour of a row, and the lanes are added up at the
+//! end in a fixed tree (`add_lanes`). On a CPU with AVX2 (`sim::avx2::enabled`) the lanes
+//! are one vector each and the neighbours' coordinates are gathered (`vgatherdps`) straight
+//! from the particle arrays; elsewhere, and in periodic domains, the lanes are plain arrays.
+//! Both copies do the same IEEE operations in the same order, none fused, so they give the
+//! same bits (`tests/cpu_dispatch.rs`). A row whose length is not a multiple of eight ends
+//! with a block padded with neighbour 0, whose lanes each loop makes add an exact zero.
+//!
+//! Measured against the loops they replaced (the density passes four neighbours at a time in
+//! the lanes of a `Vec4`, the viscosity's operator one pair at a time, both compiled for AVX2
+//! by a macro), alternating binaries, two rounds:
+//! - a 30k honey block (`examples/honey_drop_bench.rs 34 34 26 6`), median of frames 3-7:
+//!   0.81/0.78 → 0.71/0.80 s per frame (a noisy second round: 0.81/0.84 → 0.73/0.74 in
+//!   another run);
+//! - the honey drop's frames 2-13 (`examples/frame_profile.rs honey-drop 13`): density
+//!   correction 0.75/0.73 → 0.58/0.60 s, the viscosity solve in substeps 0.54/0.54 →
+//!   0.50/0.52 s;
+//! - `gloop bench --frames 10`: honey drop 0.167/0.163 → 0.150/0.157 s per frame, paint
+//!   drops 0.123/0.117 → 0.114/0.115, fan 1.42/1.44 → 1.32/1.35;
+//! - the viscosity's operator alone, the fan's first falling frame: its solve 0.53 → 0.43 s.
+//!
+//! The gathers are what the loops wait on now (a profile puts most of the viscosity loop's
+//! samples on them). Earlier forms, for the record: the density passes' four lanes had
+//! taken a 30k honey block from 1.04 to 0.97 s per frame against one neighbour at a time;
+//! the viscosity's operator four pairs at a time into four sums, without gathers, was no
+//! faster than one at a time; and the density loops written as plain loops, their sums in
+//! registers rather than through a closure, were no faster either.
+
+pub(crate) const LANES: usize = 8;
+
+/// The row's neighbours in blocks of eight: each block's first position in the row, its
+/// indices (the last block padded with 0), and how many of them are real.
+#[inline(always)]
+pub(crate) fn blocks<J: Copy + Into<u32>>(
+    js: &[J],
+) -> impl Iterator<Item = (usize, [usize; LANES], usize)> + '_ {
+    js.chunks(LANES).enumerate().map(|(b, block)| {
+        let mut j = [0usize; LANES];
+        for (lane, &index) in block.iter().enumerate() {
+            j[lane] = index.into() as usize;
+        }
+        (b * LANES, j, block.len())
+    })
+}
+
+/// The lanes' total, in the order the AVX2 copy adds them: halves, then quarters, then pairs.
+#[inline(always)]
+pub(crate) fn add_lanes(l: [f32; LANES]) -> f32 {
+    let half = [l[0] + l[4], l[1] + l[5], l[2] + l[6], l[3] + l[7]];
+    let quarter = [half[0] + half[2], half[1] + half[3]];
+    quarter[0] + quarter[1]
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2 {
+    //! The lanes as AVX2 vectors. Every function here is compiled for AVX2 and must only be
+    //! called where the CPU has it.
+    use std::arch::x86_64::*;
+
+    use super::LANES;
+
+    /// A row's index width.
+    pub(crate) trait Indices: Copy + Into<u32> {
+        const WIDE: bool;
+    }
+
+    impl Indices for u16 {
+        const WIDE: bool = false;
+    }
+
+    impl Indices for u32 {
+        const WIDE: bool = true;
+    }
+
+    /// `super::blocks` as vectors: calls `f(start, j, real)` for each block of eight, with
+    /// its first position in the row, its indices widened to 32 bits (the last block padded
+    /// with 0) and which lanes are real (all bits set). Every index must be below `points`;
+    /// a block that is not stops with a panic before anything is gathered.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn for_blocks<J: Indices>(
+        js: &[J],
+        points: usize,
+        mut f: impl FnMut(usize, __m256i, __m256i),
+    ) {
+        if js.is_empty() {
+            return;
+        }
+        assert!(0 < points && points <= i32::MAX as usize / 4);
+        let last = _mm256_set1_epi32(points as i32 - 1);
+        let mut checked = |start: usize, j: __m256i, real: __m256i| {
+            // Unsigned: j ≤ last in every lane.
+            let within = _mm256_cmpeq_epi32(_mm256_min_epu32(j, last), j);
+            assert!(
+                _mm256_movemask_epi8(within) == -1,
+                "neighbour index out of range"
+            );
+            f(start, j, real)
+        };
+        let whole = js.len() - js.len() % LANES;
+        for start in (0..whole).step_by(LANES) {
+            let at = js.as_ptr().add(start);
+            let j = if J::WIDE {
+                _mm256_loadu_si256(at as *const __m256i)
+            } else {
+                _mm256_cvtepu16_epi32(_mm_loadu_si128(at as *const __m128i))
+            };
+            checked(start, j, _mm256_set1_epi32(-1));
+        }
+        if whole < js.len() {
+            let real = js.len() - whole;
+            let mut j = [0u32; LANES];
+            for lane in 0..real {
+                j[lane] = js[whole + lane].into();
+            }
+            let lane_numbers = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(real as i32), lane_numbers);
+            checked(
+                whole,
+                _mm256_loadu_si256(j.as_ptr() as *const __m256i),
+                mask,
+            );
+        }
+    }
+
+    /// Coordinate `axis` of the points `j` in an array of `stride`-float points
+    /// (`at` = j·stride, from `scaled`).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn gather(points: *const f32, axis: usize, at: __m256i) -> __m256 {
+        _mm256_i32gather_ps::<4>(points.add(axis), at)
+    }
+
+    /// j·3 (12-byte points) or j·4 (16-byte points): the first float of each.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn scaled<const STRIDE: i32>(j: __m256i) -> __m256i {
+        if STRIDE == 4 {
+            _mm256_slli_epi32::<2>(j)
+        } else {
+            _mm256_mullo_epi32(j, _mm256_set1_epi32(STRIDE))
+        }
+    }
+
+    /// `[x, y, z]`, each in every lane.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn splat(x: f32, y: f32, z: f32) -> [__m256; 3] {
+        [_mm256_set1_ps(x), _mm256_set1_ps(y), _mm256_set1_ps(z)]
+    }
+
+    /// (a·b) per lane, added up as x² + y², then z².
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn dot(a: &[__m256; 3], b: &[__m256; 3]) -> __m256 {
+        _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])),
+            _mm256_mul_ps(a[2], b[2]),
+        )
+    }
+
+    /// `super::add_lanes` on a vector.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn total(l: __m256) -> f32 {
+        let half = _mm_add_ps(_mm256_castps256_ps128(l), _mm256_extractf128_ps::<1>(l));
+        let quarter = _mm_add_ps(half, _mm_movehl_ps(half, half));
+        _mm_cvtss_f32(_mm_add_ss(quarter, _mm_movehdup_ps(quarter)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of every length modulo eight, both widths: each neighbour once and in order, the
+    /// padding 0, and the AVX2 blocks (where the CPU has it) the same as the arrays'.
+    #[test]
+    fn blocks_hold_every_neighbour_once_then_zeros() {
+        for len in 0..20u32 {
+            let wide: Vec<u32> = (0..len).map(|k| 100 + 7 * k).collect();
+            let narrow: Vec<u16> = wide.iter().map(|&j| j as u16).collect();
+            let mut seen = Vec::new();
+            let mut expected_blocks = Vec::new();
+            for (start, j, real) in blocks(&wide) {
+                assert_eq!(start, seen.len());
+                assert!((1..=LANES).contains(&real), "{real} real of {LANES}");
+                seen.extend(j[..real].iter().map(|&j| j as u32));
+                assert!(j[real..].iter().all(|&j| j == 0), "padding {j:?}");
+                expected_blocks.push((start, j, real));
+            }
+            assert_eq!(seen, wide);
+            assert_eq!(blocks(&narrow).collect::<Vec<_>>(), expected_blocks);
+            #[cfg(target_arch = "x86_64")]
+            if crate::sim::avx2::enabled() {
+                // SAFETY: the CPU has AVX2.
+                unsafe {
+                    assert_eq!(avx2_blocks(&wide), expected_blocks);
+                    assert_eq!(avx2_blocks(&narrow), expected_blocks);
+                }
+            }
+        }
+    }
+
+    /// `avx2::for_blocks`' blocks as arrays: start, indices, and the count of real lanes
+    /// (which must come first).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn avx2_blocks<J: avx2::Indices>(js: &[J]) -> Vec<(usize, [usize; LANES], usize)> {
+        use std::arch::x86_64::*;
+        let mut out = Vec::new();
+        avx2::for_blocks(js, 1000, |start, j, real| {
+            let (mut indices, mut mask) = ([0u32; LANES], [0i32; LANES]);
+            _mm256_storeu_si256(indices.as_mut_ptr() as *mut __m256i, j);
+            _mm256_storeu_si256(mask.as_mut_ptr() as *mut __m256i, real);
+            let count = mask.iter().take_while(|&&m| m == -1).count();
+            assert!(mask[count..].iter().all(|&m| m == 0), "mask {mask:?}");
+            out.push((start, indices.map(|j| j as usize), count));
+        });
+        out
+    }
+
+    /// The AVX2 blocks stop before gathering from beyond the arrays (the arrays' copy panics
+    /// at its bounds check too).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn an_index_beyond_the_points_is_never_gathered() {
+        if !crate::sim::avx2::enabled() {
+            eprintln!("this CPU has no AVX2: nothing to check");
+            return;
+        }
+        // SAFETY (both): the CPU has AVX2.
+        let blocks_of = |js: &'static [u32]| {
+            std::panic::catch_unwind(|| unsafe { avx2::for_blocks(js, 10, |_, _, _| {}) })
+        };
+        assert!(blocks_of(&[3, 9]).is_ok());
+        let beyond = blocks_of(&[3, 10]).unwrap_err();
+        assert_eq!(
+            beyond.downcast_ref::<&str>(),
+            Some(&"neighbour index out of range")
+        );
+    }
+}

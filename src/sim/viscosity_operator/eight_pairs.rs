@@ -1,0 +1,118 @@
+//! The viscosity operator's pair sum, Σ_j k_ij x_ij (x_ij·(v_i − v_j)), eight pairs at a time
+//! (`sim::eight_lanes`): CG's hot loop. The padded lanes of a row's last block have strength
+//! 0, so their terms are exact zeros.
+
+use glam::Vec3;
+
+use super::Strength;
+use crate::sim::eight_lanes::{add_lanes, blocks, LANES};
+use crate::sim::neighbours::{Row, Space};
+
+/// Σ_j k_ij x_ij (x_ij·(v_i − v_j)) over the first `strength.len()` neighbours in `row`.
+#[inline(always)]
+pub(super) fn pair_sum(
+    space: &Space,
+    x: &[Vec3],
+    v: &[Vec3],
+    i: usize,
+    row: Row,
+    strength: &[Strength],
+) -> Vec3 {
+    let row = row.head(strength.len());
+    #[cfg(target_arch = "x86_64")]
+    if crate::sim::avx2::enabled() && !space.is_periodic() {
+        // SAFETY: the CPU has AVX2 (`enabled`).
+        return unsafe {
+            match row {
+                Row::Narrow(js) => avx2::pair_sum(x, v, i, js, strength),
+                Row::Wide(js) => avx2::pair_sum(x, v, i, js, strength),
+            }
+        };
+    }
+    match row {
+        Row::Narrow(js) => in_arrays(space, x, v, i, js, strength),
+        Row::Wide(js) => in_arrays(space, x, v, i, js, strength),
+    }
+}
+
+/// The lanes as arrays (any CPU, and periodic domains).
+fn in_arrays<J: Copy + Into<u32>>(
+    space: &Space,
+    x: &[Vec3],
+    v: &[Vec3],
+    i: usize,
+    js: &[J],
+    strength: &[Strength],
+) -> Vec3 {
+    let (xi, vi) = (x[i], v[i]);
+    let mut sums = [[0.0f32; LANES]; 3];
+    for (start, j, real) in blocks(js) {
+        for lane in 0..LANES {
+            let k = if lane < real {
+                strength[start + lane].get()
+            } else {
+                0.0
+            };
+            let d = space.delta(xi, x[j[lane]]);
+            let w = vi - v[j[lane]];
+            let s = k * (d.x * w.x + d.y * w.y + d.z * w.z);
+            sums[0][lane] += d.x * s;
+            sums[1][lane] += d.y * s;
+            sums[2][lane] += d.z * s;
+        }
+    }
+    Vec3::new(add_lanes(sums[0]), add_lanes(sums[1]), add_lanes(sums[2]))
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use glam::Vec3;
+
+    use super::{Strength, LANES};
+    use crate::sim::eight_lanes::avx2::{dot, for_blocks, gather, scaled, splat, total, Indices};
+
+    /// `in_arrays` (no periodic axes), one vector per lane array.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) unsafe fn pair_sum<J: Indices>(
+        x: &[Vec3],
+        v: &[Vec3],
+        i: usize,
+        js: &[J],
+        strength: &[Strength],
+    ) -> Vec3 {
+        let (xi, vi) = (x[i], v[i]);
+        let (xi, vi) = (splat(xi.x, xi.y, xi.z), splat(vi.x, vi.y, vi.z));
+        let (xs, vs) = (x.as_ptr() as *const f32, v.as_ptr() as *const f32);
+        let mut sums = [_mm256_setzero_ps(); 3];
+        for_blocks(js, x.len().min(v.len()), |start, j, _| {
+            let k = if start + LANES <= strength.len() {
+                strengths(strength.as_ptr().add(start))
+            } else {
+                let mut k = [Strength(0); LANES];
+                k[..strength.len() - start].copy_from_slice(&strength[start..]);
+                strengths(k.as_ptr())
+            };
+            let at = scaled::<3>(j);
+            let d = [0, 1, 2].map(|a| _mm256_sub_ps(xi[a], gather(xs, a, at)));
+            let w = [0, 1, 2].map(|a| _mm256_sub_ps(vi[a], gather(vs, a, at)));
+            let s = _mm256_mul_ps(k, dot(&d, &w));
+            for a in 0..3 {
+                sums[a] = _mm256_add_ps(sums[a], _mm256_mul_ps(d[a], s));
+            }
+        });
+        Vec3::new(total(sums[0]), total(sums[1]), total(sums[2]))
+    }
+
+    /// Eight strengths from `at`, widened to f32 (`bf16::widen`).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn strengths(at: *const Strength) -> __m256 {
+        let bits = _mm256_cvtepu16_epi32(_mm_loadu_si128(at as *const __m128i));
+        _mm256_castsi256_ps(_mm256_slli_epi32::<16>(bits))
+    }
+}
