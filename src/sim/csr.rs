@@ -70,11 +70,16 @@ fn in_chunk<E>(edits: &[(u32, E)], c: usize) -> &[(u32, E)] {
 }
 
 impl<T: Copy + Send + Sync> Rows<T> {
-    /// Reorders every row so the items `pick` maps to `Some` come first (in their order, the
-    /// rest after them in theirs), and gathers the picked values into rows of their own:
-    /// row i of the result lines up with the first items of row i here. `pick` is called
-    /// once per item.
-    pub fn pick_first<U: Send>(&mut self, pick: impl Fn(usize, T) -> Option<U> + Sync) -> Rows<U> {
+    /// Reorders every row so the items `pick` keeps come first (in their order, the rest
+    /// after them in theirs), and gathers the kept values into rows of their own: row i of
+    /// the result lines up with the first items of row i here. `pick(i, row, scratch,
+    /// verdicts)` is called once per row and pushes one verdict per item of the row
+    /// (`Some(value)` to keep it) onto `verdicts`, which comes empty, so that it may judge a
+    /// row's items together; `scratch` is its own, kept from row to row.
+    pub fn pick_first<U: Send, S: Default>(
+        &mut self,
+        pick: impl Fn(usize, &[T], &mut S, &mut Vec<Option<U>>) + Sync,
+    ) -> Rows<U> {
         let chunks = self
             .chunks
             .par_iter_mut()
@@ -84,14 +89,18 @@ impl<T: Copy + Send + Sync> Rows<T> {
                 start.push(0u32);
                 let mut picked = Vec::new();
                 let mut rest = Vec::new();
+                let (mut scratch, mut verdicts) = (S::default(), Vec::new());
                 for k in 0..chunk.start.len() - 1 {
                     let row =
                         &mut chunk.items[chunk.start[k] as usize..chunk.start[k + 1] as usize];
+                    verdicts.clear();
+                    pick(c * ROWS_PER_CHUNK + k, row, &mut scratch, &mut verdicts);
+                    assert_eq!(verdicts.len(), row.len(), "one verdict per item");
                     let mut front = 0;
                     rest.clear();
-                    for at in 0..row.len() {
+                    for (at, verdict) in verdicts.drain(..).enumerate() {
                         let item = row[at];
-                        match pick(c * ROWS_PER_CHUNK + k, item) {
+                        match verdict {
                             Some(value) => {
                                 row[front] = item;
                                 front += 1;
@@ -253,7 +262,9 @@ mod tests {
             |i: usize| -> Vec<u32> { (0..(i % 7) as u32).map(|k| k * 3 + i as u32).collect() };
         let mut rows = gather_rows(n, |i| original(i).into_iter());
         // Even items are picked, with a value that names the row and the item.
-        let picked = rows.pick_first(|i, j| (j % 2 == 0).then_some((i, j)));
+        let picked = rows.pick_first(|i, row, _: &mut (), verdicts| {
+            verdicts.extend(row.iter().map(|&j| (j % 2 == 0).then_some((i, j))))
+        });
         for i in 0..n {
             let (even, odd): (Vec<u32>, Vec<u32>) =
                 original(i).into_iter().partition(|j| j % 2 == 0);

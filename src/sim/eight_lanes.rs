@@ -1,6 +1,7 @@
-//! Pair loops eight neighbours at a time, for the solver's two hottest loops: the viscosity
-//! solve's operator (`viscosity_operator::eight_pairs`) and the density passes' sums and
-//! pushes (`density::eight_lanes`).
+//! Pair loops eight neighbours at a time, for the solver's hottest loops: the viscosity
+//! solve's operator (`viscosity_operator::eight_pairs`), the density passes' sums and
+//! pushes (`density::eight_lanes`), and the viscosity couplings' pair weights
+//! (`viscosity_operator::pair_weights`, where nothing is summed).
 //!
 //! Each of eight lanes sums every eighth neighbour of a row, and the lanes are added up at the
 //! end in a fixed tree (`add_lanes`). On a CPU with AVX2 (`sim::avx2::enabled`) the lanes

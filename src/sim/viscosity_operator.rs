@@ -17,6 +17,9 @@ use super::params::Params;
 use super::LiquidParticles;
 
 mod eight_pairs;
+mod pair_weights;
+
+use pair_weights::pair_weights;
 
 /// Dimension factor 2(d+2) of the projected Laplacian (d = 3).
 const LAPLACIAN_FACTOR: f32 = 10.0;
@@ -150,17 +153,22 @@ impl<'a> Couplings<'a> {
         // material of j is a load from anywhere in memory. (The pair's mean of two equal
         // values is that value exactly, so the strengths are the same bits.)
         let shared_mu = shared_value(mu);
-        let strength = lists.near.list.pick_first(|i, j| {
-            let d = p.space.delta(x[i], x[j as usize]);
-            let w = kernel.laplacian_weight(d.length_squared());
-            if w <= 0.0 {
-                return None;
-            }
-            let mu_ij = shared_mu.unwrap_or_else(|| {
-                0.5 * (mu[liquid.material[i] as usize] + mu[liquid.material[j as usize] as usize])
+        let strength = lists
+            .near
+            .list
+            .pick_first(|i, row, weights: &mut Vec<f32>, verdicts| {
+                pair_weights(&p.space, &kernel, x, i, row, weights);
+                verdicts.extend(row.into_iter().zip(weights.iter()).map(|(j, &w)| {
+                    if w <= 0.0 {
+                        return None;
+                    }
+                    let mu_ij = shared_mu.unwrap_or_else(|| {
+                        0.5 * (mu[liquid.material[i] as usize]
+                            + mu[liquid.material[j as usize] as usize])
+                    });
+                    (mu_ij > 0.0).then(|| Strength::new(scale * mu_ij * w))
+                }));
             });
-            (mu_ij > 0.0).then(|| Strength::new(scale * mu_ij * w))
-        });
         let lists: &'a Neighbourhoods = lists;
         let walls = gather_rows(liquid.len(), |i| {
             let mi = mu[liquid.material[i] as usize];

@@ -230,15 +230,20 @@ impl NeighbourList {
         }
     }
 
-    /// Reorders every list so the neighbours `pick` maps to `Some` come first, and returns
-    /// the picked values as rows lined up with them (`csr::Rows::pick_first`).
-    pub fn pick_first<U: Send>(
+    /// Reorders every list so the neighbours `pick` keeps come first, and returns the kept
+    /// values as rows lined up with them (`csr::Rows::pick_first`: `pick(i, row, scratch,
+    /// verdicts)` pushes one verdict per neighbour in the row).
+    pub fn pick_first<U: Send, S: Default>(
         &mut self,
-        pick: impl Fn(usize, u32) -> Option<U> + Sync,
+        pick: impl Fn(usize, Row, &mut S, &mut Vec<Option<U>>) + Sync,
     ) -> Rows<U> {
         match &mut self.rows {
-            Indices::Narrow(rows) => rows.pick_first(|i, j| pick(i, j as u32)),
-            Indices::Wide(rows) => rows.pick_first(pick),
+            Indices::Narrow(rows) => {
+                rows.pick_first(|i, row, scratch, v| pick(i, Row::Narrow(row), scratch, v))
+            }
+            Indices::Wide(rows) => {
+                rows.pick_first(|i, row, scratch, v| pick(i, Row::Wide(row), scratch, v))
+            }
         }
     }
 
