@@ -174,6 +174,37 @@ pub(crate) mod avx2 {
     }
 }
 
+/// Points and rows for the tests that hold each loop's two copies to the same bits.
+#[cfg(test)]
+pub(crate) mod test_data {
+    use glam::Vec3;
+
+    use crate::validation::noise::uniform_noise;
+
+    /// More points than a narrow row can index (65,536), in a 2 cm cube, so that pairs
+    /// drawn at random lie both within and beyond kernels of a few millimetres.
+    pub(crate) fn points() -> Vec<Vec3> {
+        let mut noise = uniform_noise(17);
+        (0..70_000)
+            .map(|_| Vec3::new(noise(), noise(), noise()) * 0.02)
+            .collect()
+    }
+
+    /// Rows of every length from 0 to 40 (whole blocks, padded ones), as wide indices into
+    /// all the points and as narrow ones into the first 65,536.
+    pub(crate) fn rows() -> Vec<(Vec<u32>, Vec<u16>)> {
+        let mut noise = uniform_noise(29);
+        (0..=40)
+            .map(|len| {
+                let mut index = || ((noise() + 0.5) * 65_535.0) as u32;
+                let wide: Vec<u32> = (0..len).map(|_| index() + index() % 4_464).collect();
+                let narrow: Vec<u16> = (0..len).map(|_| index() as u16).collect();
+                (wide, narrow)
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -221,3 +221,65 @@ mod avx2 {
         Vec3A::new(total(sums[0]), total(sums[1]), total(sums[2]))
     }
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use glam::{Vec3, Vec3A};
+
+    use super::*;
+    use crate::sim::eight_lanes::test_data::{points, rows};
+
+    /// Both copies of both loops, rows of both widths and every length (steps zero over a
+    /// third of the points, so whole blocks are skipped too): the same bits.
+    #[test]
+    fn the_copies_agree_to_the_bit() {
+        if !crate::sim::avx2::enabled() {
+            eprintln!("this CPU has no AVX2: nothing to compare");
+            return;
+        }
+        let space = Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3]);
+        let w = DensityKernel::new(0.0025);
+        let x: Vec<Vec3A> = points().into_iter().map(Vec3A::from).collect();
+        let step: Vec<f32> = (0..x.len())
+            .map(|i| {
+                if i % 3 == 0 {
+                    0.0
+                } else {
+                    1e-4 * (i % 7) as f32
+                }
+            })
+            .collect();
+        let bits = |(a, b): (f32, f32)| (a.to_bits(), b.to_bits());
+        let vector_bits = |v: Vec3A| v.to_array().map(f32::to_bits);
+        let mut compared = 0;
+        for (wide, narrow) in rows() {
+            for i in [0, 3, 40_001] {
+                // SAFETY (all four): the CPU has AVX2.
+                let (sums, sums_avx2) = (
+                    density_sums_in_arrays(&space, &w, x[i], &x, &wide),
+                    unsafe { avx2::density_sums(&w, x[i], &x, &wide) },
+                );
+                assert_eq!(bits(sums), bits(sums_avx2), "row of {}", wide.len());
+                let (sums, sums_avx2) = (
+                    density_sums_in_arrays(&space, &w, x[i], &x, &narrow),
+                    unsafe { avx2::density_sums(&w, x[i], &x, &narrow) },
+                );
+                assert_eq!(
+                    bits(sums),
+                    bits(sums_avx2),
+                    "narrow row of {}",
+                    narrow.len()
+                );
+                let push = pair_push_in_arrays(&space, &w, i, &x, &wide, &step);
+                let push_avx2 = unsafe { avx2::pair_push(&w, i, &x, &wide, &step) };
+                assert_eq!(vector_bits(push), vector_bits(push_avx2));
+                let push = pair_push_in_arrays(&space, &w, i, &x, &narrow, &step);
+                let push_avx2 = unsafe { avx2::pair_push(&w, i, &x, &narrow, &step) };
+                assert_eq!(vector_bits(push), vector_bits(push_avx2));
+                compared += (sums.0 > 0.0 && push != Vec3A::ZERO) as u32;
+            }
+        }
+        // Not all zeros compared: most rows have neighbours within the kernel.
+        assert!(compared > 60, "{compared} rows with neighbours in reach");
+    }
+}

@@ -116,3 +116,42 @@ mod avx2 {
         _mm256_castsi256_ps(_mm256_slli_epi32::<16>(bits))
     }
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+    use crate::sim::eight_lanes::test_data::{points, rows};
+
+    /// Both copies, rows of both widths and every length: the same bits.
+    #[test]
+    fn the_copies_agree_to_the_bit() {
+        if !crate::sim::avx2::enabled() {
+            eprintln!("this CPU has no AVX2: nothing to compare");
+            return;
+        }
+        let space = Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3]);
+        let x = points();
+        let v: Vec<Vec3> = x
+            .iter()
+            .map(|p| Vec3::new(p.y, -p.z, 3.0 * p.x) * 50.0)
+            .collect();
+        let bits = |s: Vec3| s.to_array().map(f32::to_bits);
+        for (wide, narrow) in rows() {
+            let strength: Vec<Strength> = (0..wide.len())
+                .map(|k| Strength::new(1e-3 * (k + 1) as f32))
+                .collect();
+            for i in [0, 3, 40_001] {
+                // SAFETY (both): the CPU has AVX2.
+                let (sum, sum_avx2) = (in_arrays(&space, &x, &v, i, &wide, &strength), unsafe {
+                    avx2::pair_sum(&x, &v, i, &wide, &strength)
+                });
+                assert_eq!(bits(sum), bits(sum_avx2), "row of {}", wide.len());
+                assert!(wide.is_empty() || sum != Vec3::ZERO);
+                let (sum, sum_avx2) = (in_arrays(&space, &x, &v, i, &narrow, &strength), unsafe {
+                    avx2::pair_sum(&x, &v, i, &narrow, &strength)
+                });
+                assert_eq!(bits(sum), bits(sum_avx2), "narrow row of {}", narrow.len());
+            }
+        }
+    }
+}

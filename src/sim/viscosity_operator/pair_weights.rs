@@ -122,3 +122,49 @@ mod avx2 {
         _mm256_blendv_ps(weight, zero, outside)
     }
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+    use crate::sim::eight_lanes::test_data::{points, rows};
+
+    /// The AVX2 copy against `CubicSpline::laplacian_weight` pair by pair, rows of both
+    /// widths and every length: the same bits, within the support and beyond it.
+    #[test]
+    fn the_copies_agree_to_the_bit() {
+        if !crate::sim::avx2::enabled() {
+            eprintln!("this CPU has no AVX2: nothing to compare");
+            return;
+        }
+        let kernel = CubicSpline::new(0.01);
+        let x = points();
+        let (mut within, mut beyond) = (0, 0);
+        for (wide, narrow) in rows() {
+            for i in [0, 3, 40_001] {
+                for row in [Row::Wide(&wide), Row::Narrow(&narrow)] {
+                    let mut out = vec![0.0; row.len().next_multiple_of(LANES)];
+                    // SAFETY: the CPU has AVX2.
+                    unsafe {
+                        match row {
+                            Row::Narrow(js) => avx2::pair_weights(&kernel, &x, i, js, &mut out),
+                            Row::Wide(js) => avx2::pair_weights(&kernel, &x, i, js, &mut out),
+                        }
+                    }
+                    for (k, j) in row.into_iter().enumerate() {
+                        let w = kernel.laplacian_weight((x[i] - x[j as usize]).length_squared());
+                        assert_eq!(w.to_bits(), out[k].to_bits(), "pair {i}-{j}");
+                        if w > 0.0 {
+                            within += 1;
+                        } else {
+                            beyond += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            within > 100 && beyond > 100,
+            "{within} within, {beyond} beyond"
+        );
+    }
+}
