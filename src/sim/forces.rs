@@ -9,10 +9,16 @@ use super::neighbours::each_neighbour;
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
+use crate::scene::{AdhesionFunction, AdhesionMatrix};
+
+mod liquid_adhesion;
+
+use liquid_adhesion::liquid_adhesion;
 
 /// Acceleration of every liquid particle from gravity and adhesion. Each pair's term is
 /// computed identically from both ends (same distance, opposite direction), so liquid–liquid
-/// adhesion between equal masses conserves momentum.
+/// adhesion between equal masses conserves momentum. The liquid neighbours' terms are summed
+/// eight at a time (`liquid_adhesion`).
 pub fn gravity_and_adhesion(
     p: &Params,
     liquid: &LiquidParticles,
@@ -21,24 +27,22 @@ pub fn gravity_and_adhesion(
 ) -> Vec<Vec3> {
     let inv_r = 1.0 / p.radius;
     let nl = p.liquid_mass.len();
+    let shared = shared_liquid_function(&p.adhesion, nl);
     (0..liquid.len())
         .into_par_iter()
         .map(|i| {
             let xi = liquid.position[i];
             let mi = liquid.material[i] as usize;
-            let mut a = p.gravity;
-            each_neighbour!(j in lists.near.list.of(i) => {
-                let j = j as usize;
-                let d = p.space.delta(liquid.position[j], xi);
-                let dist = d.length();
-                let f = p
-                    .adhesion
-                    .get(mi, liquid.material[j] as usize)
-                    .eval(dist * inv_r);
-                if f != 0.0 && dist > 0.0 {
-                    a += d * (f / dist);
-                }
-            });
+            let mut a = p.gravity
+                + liquid_adhesion(
+                    &p.space,
+                    inv_r,
+                    &liquid.position,
+                    xi,
+                    lists.near.list.of(i),
+                    shared,
+                    |j| p.adhesion.get(mi, liquid.material[j] as usize),
+                );
             each_neighbour!(k in lists.objects.of(i) => {
                 let k = k as usize;
                 let d = p.space.delta(objects.position[k], xi);
@@ -53,4 +57,13 @@ pub fn gravity_and_adhesion(
             a
         })
         .collect()
+}
+
+/// The adhesion function every pair of liquids has, if they all have the same one (one liquid,
+/// or several alike): then no pair needs to look up its materials.
+fn shared_liquid_function(adhesion: &AdhesionMatrix, liquids: usize) -> Option<&AdhesionFunction> {
+    let first = (liquids > 0).then(|| adhesion.get(0, 0))?;
+    (0..liquids)
+        .all(|a| (0..liquids).all(|b| adhesion.get(a, b) == first))
+        .then_some(first)
 }
