@@ -10,6 +10,10 @@ use super::objects::ObjectParticles;
 use super::params::Params;
 use super::LiquidParticles;
 
+mod contact_push;
+
+use contact_push::contact_push;
+
 /// v += a·δt: the substep's forces act as one impulse before the moves. (The paper
 /// accelerates a little in every move; with forces constant over the substep this is the same
 /// impulse, and it keeps the position-based velocity at the end of the substep exact for a
@@ -112,14 +116,7 @@ pub fn prevent_interpenetration(
         .into_par_iter()
         .map(|i| {
             let xi = positions[i];
-            let mut dx = Vec3::ZERO;
-            each_neighbour!(j in contacts.of(i) => {
-                let d = p.space.delta(xi, positions[j as usize]);
-                let dist = d.length();
-                if dist < p.liquid_contact && dist > 0.0 {
-                    dx += d * (0.5 * (p.liquid_contact - dist) / dist);
-                }
-            });
+            let dx = contact_push(&p.space, p.liquid_contact, positions, xi, contacts.of(i));
             dx.clamp_length_max(0.5 * p.radius)
         })
         .collect();
