@@ -1,6 +1,7 @@
 //! Pair loops eight neighbours at a time, for the solver's hottest loops: the viscosity
 //! solve's operator (`viscosity_operator::eight_pairs`), the density passes' sums and
-//! pushes (`density::eight_lanes`), and the viscosity couplings' pair weights
+//! pushes (`density::eight_lanes`), the liquid's adhesion (`forces::liquid_adhesion`), the
+//! moves' contact push (`moves::contact_push`), and the viscosity couplings' pair weights
 //! (`viscosity_operator::pair_weights`, where nothing is summed).
 //!
 //! Each of eight lanes sums every eighth neighbour of a row, and the lanes are added up at the
@@ -8,12 +9,14 @@
 //! are one vector each and the neighbours' coordinates are gathered (`vgatherdps`) straight
 //! from the particle arrays; elsewhere, and in periodic domains, the lanes are plain arrays.
 //! Both copies do the same IEEE operations in the same order, none fused, so they give the
-//! same bits (`tests/cpu_dispatch.rs`). A row whose length is not a multiple of eight ends
+//! same bits: each loop's tests compare them on rows of both index widths, and
+//! `tests/cpu_dispatch.rs` compares whole frames. A row whose length is not a multiple of eight ends
 //! with a block padded with neighbour 0, whose lanes each loop makes add an exact zero.
 //!
-//! Measured against the loops they replaced (the density passes four neighbours at a time in
-//! the lanes of a `Vec4`, the viscosity's operator one pair at a time, both compiled for AVX2
-//! by a macro), alternating binaries, two rounds:
+//! Each loop's module gives what it measured. The first two, against the loops they replaced
+//! (the density passes four neighbours at a time in the lanes of a `Vec4`, the viscosity's
+//! operator one pair at a time, both compiled for AVX2 by a macro), alternating binaries,
+//! two rounds:
 //! - a 30k honey block (`examples/honey_drop_bench.rs 34 34 26 6`), median of frames 3-7:
 //!   0.81/0.78 → 0.71/0.80 s per frame (a noisy second round: 0.81/0.84 → 0.73/0.74 in
 //!   another run);

@@ -9,10 +9,10 @@ use crate::sim::LiquidParticles;
 
 /// Largest compression ρ/ρ0 − 1 over liquid particles (`measure`'s first half, without the
 /// steps): what the last pass's cut looks for. It sums neighbour by neighbour rather than
-/// in `density_sums`' four lanes, so its last bits may differ from `measure`'s. (Summed in
-/// lanes too, the cut moved, and with it a settled 24-layer column's cold start in
-/// `tests/density_carry.rs` fell to 127 passes, under the 131 that test asks for; it was
-/// left as measured.)
+/// in `density_sums`' lanes, so its last bits may differ from `measure`'s. (Summed in four
+/// lanes too, as `density_sums` then did, the cut moved, and with it a settled 24-layer
+/// column's cold start in `tests/density_carry.rs` fell to 127 passes, under the 131 that
+/// test asks for; it was left as measured.)
 fn largest_compression(p: &Params, liquid: &LiquidParticles, lists: &Neighbourhoods) -> f32 {
     let w = &p.density_kernel;
     (0..liquid.len())
