@@ -59,6 +59,37 @@ pub(crate) fn add_lanes(l: [f32; LANES]) -> f32 {
     quarter[0] + quarter[1]
 }
 
+/// Appends to `out`, in the row's order, the neighbours j in `row` closer to `x` than
+/// √`reach2` among `points`: the row cut to a shorter reach. Where the CPU has AVX2 (and no
+/// axis is periodic), eight neighbours are measured at once, each exactly as
+/// `Vec3::length_squared` measures it, so the cut is the same.
+#[inline(always)]
+pub(crate) fn keep_within(
+    space: &crate::sim::neighbours::Space,
+    points: &[glam::Vec3],
+    x: glam::Vec3,
+    row: crate::sim::neighbours::Row,
+    reach2: f32,
+    out: &mut Vec<u32>,
+) {
+    use crate::sim::neighbours::Row;
+    #[cfg(target_arch = "x86_64")]
+    if crate::sim::avx2::enabled() && !space.is_periodic() {
+        // SAFETY: the CPU has AVX2 (`enabled`).
+        unsafe {
+            match row {
+                Row::Narrow(js) => avx2::keep_within(points, x, js, reach2, out),
+                Row::Wide(js) => avx2::keep_within(points, x, js, reach2, out),
+            }
+        }
+        return;
+    }
+    out.extend(
+        row.into_iter()
+            .filter(|&j| space.delta(points[j as usize], x).length_squared() < reach2),
+    );
+}
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2 {
     //! The lanes as AVX2 vectors. Every function here is compiled for AVX2 and must only be
@@ -167,6 +198,35 @@ pub(crate) mod avx2 {
         )
     }
 
+    /// `super::keep_within` (no periodic axes).
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    pub(crate) unsafe fn keep_within<J: Indices>(
+        points: &[glam::Vec3],
+        x: glam::Vec3,
+        js: &[J],
+        reach2: f32,
+        out: &mut Vec<u32>,
+    ) {
+        let (x, at_points) = (splat(x.x, x.y, x.z), points.as_ptr() as *const f32);
+        let reach2 = _mm256_set1_ps(reach2);
+        for_blocks(js, points.len(), |start, j, real| {
+            let at = scaled::<3>(j);
+            let d = [0, 1, 2].map(|a| _mm256_sub_ps(gather(at_points, a, at), x[a]));
+            let within = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_LT_OQ>(dot(&d, &d), reach2),
+                _mm256_castsi256_ps(real),
+            );
+            let mut lanes = _mm256_movemask_ps(within) as u32;
+            while lanes != 0 {
+                out.push(js[start + lanes.trailing_zeros() as usize].into());
+                lanes &= lanes - 1;
+            }
+        });
+    }
+
     /// `super::add_lanes` on a vector.
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -257,6 +317,46 @@ mod tests {
             out.push((start, indices.map(|j| j as usize), count));
         });
         out
+    }
+
+    /// The AVX2 cut keeps exactly the neighbours the arrays' cut keeps, rows of both widths.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_cut_rows_agree() {
+        if !crate::sim::avx2::enabled() {
+            eprintln!("this CPU has no AVX2: nothing to compare");
+            return;
+        }
+        use crate::sim::neighbours::Row;
+        let space = crate::sim::neighbours::Space::from_parts(
+            glam::Vec3::splat(-1.0),
+            glam::Vec3::splat(2.0),
+            [false; 3],
+        );
+        let x = test_data::points();
+        let reach2 = 0.012f32 * 0.012;
+        let mut kept = 0;
+        for (wide, narrow) in test_data::rows() {
+            for i in [0, 3, 40_001] {
+                for row in [Row::Wide(&wide), Row::Narrow(&narrow)] {
+                    let expected: Vec<u32> = row
+                        .into_iter()
+                        .filter(|&j| space.delta(x[j as usize], x[i]).length_squared() < reach2)
+                        .collect();
+                    let mut got = Vec::new();
+                    // SAFETY: the CPU has AVX2.
+                    unsafe {
+                        match row {
+                            Row::Narrow(js) => avx2::keep_within(&x, x[i], js, reach2, &mut got),
+                            Row::Wide(js) => avx2::keep_within(&x, x[i], js, reach2, &mut got),
+                        }
+                    }
+                    assert_eq!(got, expected, "row of {}", row.len());
+                    kept += expected.len();
+                }
+            }
+        }
+        assert!(kept > 200, "{kept} kept");
     }
 
     /// The AVX2 blocks stop before gathering from beyond the arrays (the arrays' copy panics

@@ -280,13 +280,7 @@ impl NeighbourList {
             self.len(),
             self.points().min(b.len()),
             || (),
-            |_, i, out| {
-                out.extend(
-                    self.of(i)
-                        .into_iter()
-                        .filter(|&j| space.delta(b[j as usize], a[i]).length_squared() < r2),
-                )
-            },
+            |_, i, out| crate::sim::eight_lanes::keep_within(space, b, a[i], self.of(i), r2, out),
         )
     }
 }
