@@ -39,7 +39,8 @@ use glam::{IVec3, Vec3};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::{NeighbourList, Space};
+use super::{NeighbourList, Row, Space};
+use crate::sim::eight_lanes::keep_within;
 
 /// Particles bucketed into cubic cells; only occupied cells are stored.
 pub struct CellGrid {
@@ -322,17 +323,11 @@ impl CellGrid {
         let r2 = radius * radius;
         let mut found = Vec::new();
         for &(a, b) in self.around(self.key(query)).iter() {
-            for &j in &self.order[a as usize..b as usize] {
-                if Some(j) != skip
-                    && self
-                        .space
-                        .delta(grid_points[j as usize], query)
-                        .length_squared()
-                        < r2
-                {
-                    found.push(j);
-                }
-            }
+            let run = Row::Wide(&self.order[a as usize..b as usize]);
+            keep_within(&self.space, grid_points, query, run, r2, &mut found);
+        }
+        if let Some(at) = skip.and_then(|skip| found.iter().position(|&j| j == skip)) {
+            found.remove(at);
         }
         found
     }
