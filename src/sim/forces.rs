@@ -18,7 +18,10 @@ use liquid_adhesion::liquid_adhesion;
 /// Acceleration of every liquid particle from gravity and adhesion. Each pair's term is
 /// computed identically from both ends (same distance, opposite direction), so liquid–liquid
 /// adhesion between equal masses conserves momentum. The liquid neighbours' terms are summed
-/// eight at a time (`liquid_adhesion`).
+/// eight at a time (`liquid_adhesion`). (The walls' terms summed so too, through the same
+/// lanes with the obstacle particles' positions, measured no faster: the honey drop's
+/// forces 0.035/0.035 → 0.033/0.032 s over frames 2-13, a 30k honey block's CPU time
+/// unchanged. They stay one at a time.)
 pub fn gravity_and_adhesion(
     p: &Params,
     liquid: &LiquidParticles,

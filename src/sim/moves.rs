@@ -173,9 +173,15 @@ fn nearest_velocity(p: &Params, x: Vec3, objects: &ObjectParticles, near: Row) -
         .map_or(Vec3::ZERO, |k| objects.velocity[k])
 }
 
-/// The push out of the obstacle particles within contact. Several particles of one wall touch at once; summing their
-/// pushes would throw the liquid off, so the push goes along their depth-weighted mean
-/// direction by the deepest overlap.
+/// The push out of the obstacle particles within contact. Several particles of one wall
+/// touch at once; summing their pushes would throw the liquid off, so the push goes along
+/// their depth-weighted mean direction by the deepest overlap.
+///
+/// (Tried and not kept: measuring the obstacle particles eight at a time with AVX2 and
+/// passing over blocks of eight all beyond contact, here and in `apply_friction`, each
+/// candidate then measured as before, so the same bits. Most of a wall's neighbours are
+/// beyond contact, but a 30k honey block's 5 frames took the same CPU time, 5.77/5.76/5.90 s
+/// before and 5.79/5.85/5.87 after.)
 fn obstacle_push(p: &Params, xi: Vec3, objects: &ObjectParticles, near: Row) -> Vec3 {
     let mut direction = Vec3::ZERO;
     let mut deepest = 0.0f32;
