@@ -59,6 +59,20 @@ pub(crate) fn add_lanes(l: [f32; LANES]) -> f32 {
     quarter[0] + quarter[1]
 }
 
+/// Adds `d · s` to lane `lane` of three lane arrays summing a vector's x, y and z.
+#[inline(always)]
+pub(crate) fn add_along(sums: &mut [[f32; LANES]; 3], lane: usize, d: [f32; 3], s: f32) {
+    for axis in 0..3 {
+        sums[axis][lane] += d[axis] * s;
+    }
+}
+
+/// The vector three lane arrays sum (`add_lanes` of each).
+#[inline(always)]
+pub(crate) fn vector_total(sums: [[f32; LANES]; 3]) -> [f32; 3] {
+    sums.map(add_lanes)
+}
+
 /// Appends to `out`, in the row's order, the neighbours j in `row` closer to `x` than
 /// √`reach2` among `points`: the row cut to a shorter reach. Where the CPU has AVX2 (and no
 /// axis is periodic), eight neighbours are measured at once, each exactly as
@@ -227,6 +241,22 @@ pub(crate) mod avx2 {
         });
     }
 
+    /// `super::add_along` on vectors: adds `d · s` to the sums of x, y and z.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn add_along(sums: &mut [__m256; 3], d: &[__m256; 3], s: __m256) {
+        for axis in 0..3 {
+            sums[axis] = _mm256_add_ps(sums[axis], _mm256_mul_ps(d[axis], s));
+        }
+    }
+
+    /// `super::vector_total` on vectors.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn vector_total(sums: &[__m256; 3]) -> [f32; 3] {
+        [total(sums[0]), total(sums[1]), total(sums[2])]
+    }
+
     /// `super::add_lanes` on a vector.
     #[target_feature(enable = "avx2")]
     #[inline]
@@ -251,6 +281,20 @@ pub(crate) mod test_data {
         (0..70_000)
             .map(|_| Vec3::new(noise(), noise(), noise()) * 0.02)
             .collect()
+    }
+
+    /// Space without periodic axes around the points.
+    pub(crate) fn open_space() -> crate::sim::neighbours::Space {
+        crate::sim::neighbours::Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3])
+    }
+
+    /// Whether this CPU lacks AVX2, so that there is nothing to compare (said once).
+    pub(crate) fn no_avx2() -> bool {
+        let missing = !crate::sim::avx2::enabled();
+        if missing {
+            eprintln!("this CPU has no AVX2: nothing to compare");
+        }
+        missing
     }
 
     /// Rows of every length from 0 to 40 (whole blocks, padded ones), as wide indices into

@@ -5,7 +5,7 @@
 
 use glam::Vec3A;
 
-use crate::sim::eight_lanes::{add_lanes, blocks, LANES};
+use crate::sim::eight_lanes::{add_along, add_lanes, blocks, vector_total, LANES};
 use crate::sim::kernels::DensityKernel;
 use crate::sim::neighbours::{Row, Space};
 
@@ -113,13 +113,10 @@ fn pair_push_in_arrays<J: Copy + Into<u32>>(
         for lane in 0..LANES {
             let d = space.delta_aligned(xi, liquid[j[lane]]);
             let (_, slope) = w.weight_and_slope_sq(squared_length(d));
-            let c = s[lane] * slope;
-            sums[0][lane] += d.x * c;
-            sums[1][lane] += d.y * c;
-            sums[2][lane] += d.z * c;
+            add_along(&mut sums, lane, d.to_array(), s[lane] * slope);
         }
     }
-    Vec3A::new(add_lanes(sums[0]), add_lanes(sums[1]), add_lanes(sums[2]))
+    Vec3A::from_array(vector_total(sums))
 }
 
 /// |d|², added up as the AVX2 copy does (x² + y², then z²).
@@ -134,7 +131,9 @@ mod avx2 {
 
     use glam::Vec3A;
 
-    use crate::sim::eight_lanes::avx2::{dot, for_blocks, gather, scaled, splat, total, Indices};
+    use crate::sim::eight_lanes::avx2::{
+        add_along, dot, for_blocks, gather, scaled, splat, total, vector_total, Indices,
+    };
     use crate::sim::kernels::DensityKernel;
 
     /// The offsets x_i − x_j of the points `j` (`at` = 4j) among 16-byte `points`, per axis.
@@ -213,31 +212,27 @@ mod avx2 {
             }
             let d = offsets(points, &xi, scaled::<4>(j));
             let (_, slope) = weight_and_slope(w, dot(&d, &d));
-            let c = _mm256_mul_ps(s, slope);
-            for a in 0..3 {
-                sums[a] = _mm256_add_ps(sums[a], _mm256_mul_ps(d[a], c));
-            }
+            add_along(&mut sums, &d, _mm256_mul_ps(s, slope));
         });
-        Vec3A::new(total(sums[0]), total(sums[1]), total(sums[2]))
+        Vec3A::from_array(vector_total(&sums))
     }
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
-    use glam::{Vec3, Vec3A};
+    use glam::Vec3A;
 
     use super::*;
-    use crate::sim::eight_lanes::test_data::{points, rows};
+    use crate::sim::eight_lanes::test_data::{no_avx2, open_space, points, rows};
 
     /// Both copies of both loops, rows of both widths and every length (steps zero over a
     /// third of the points, so whole blocks are skipped too): the same bits.
     #[test]
     fn the_copies_agree_to_the_bit() {
-        if !crate::sim::avx2::enabled() {
-            eprintln!("this CPU has no AVX2: nothing to compare");
+        if no_avx2() {
             return;
         }
-        let space = Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3]);
+        let space = open_space();
         let w = DensityKernel::new(0.0025);
         let x: Vec<Vec3A> = points().into_iter().map(Vec3A::from).collect();
         let step: Vec<f32> = (0..x.len())

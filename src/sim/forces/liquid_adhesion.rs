@@ -17,7 +17,7 @@
 use glam::Vec3;
 
 use crate::scene::AdhesionFunction;
-use crate::sim::eight_lanes::{add_lanes, blocks, LANES};
+use crate::sim::eight_lanes::{add_along, blocks, vector_total, LANES};
 use crate::sim::neighbours::{Row, Space};
 
 /// Σ_j f_ij(d_ij / r) d_ij / |d_ij| over the neighbours j in `row` of particle i at `xi`
@@ -75,12 +75,10 @@ fn in_arrays<'f, J: Copy + Into<u32>>(
             } else {
                 0.0
             };
-            sums[0][lane] += d.x * scale;
-            sums[1][lane] += d.y * scale;
-            sums[2][lane] += d.z * scale;
+            add_along(&mut sums, lane, d.to_array(), scale);
         }
     }
-    Vec3::new(add_lanes(sums[0]), add_lanes(sums[1]), add_lanes(sums[2]))
+    Vec3::from_array(vector_total(sums))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -90,7 +88,9 @@ mod avx2 {
     use glam::Vec3;
 
     use crate::scene::AdhesionFunction;
-    use crate::sim::eight_lanes::avx2::{dot, for_blocks, gather, scaled, splat, total, Indices};
+    use crate::sim::eight_lanes::avx2::{
+        add_along, dot, for_blocks, gather, scaled, splat, vector_total, Indices,
+    };
 
     /// `super::in_arrays` (no periodic axes, one function for every pair), one vector per
     /// lane array.
@@ -120,12 +120,9 @@ mod avx2 {
                 _mm256_cmp_ps::<_CMP_NEQ_UQ>(f, zero),
                 _mm256_cmp_ps::<_CMP_GT_OQ>(dist, zero),
             );
-            let scale = _mm256_and_ps(_mm256_div_ps(f, dist), acts);
-            for a in 0..3 {
-                sums[a] = _mm256_add_ps(sums[a], _mm256_mul_ps(d[a], scale));
-            }
+            add_along(&mut sums, &d, _mm256_and_ps(_mm256_div_ps(f, dist), acts));
         });
-        Vec3::new(total(sums[0]), total(sums[1]), total(sums[2]))
+        Vec3::from_array(vector_total(&sums))
     }
 
     /// `AdhesionFunction::eval` on eight distances (in radii), operation for operation: each
@@ -169,7 +166,7 @@ mod tests {
     use std::arch::x86_64::*;
 
     use super::*;
-    use crate::sim::eight_lanes::test_data::{points, rows};
+    use crate::sim::eight_lanes::test_data::{no_avx2, open_space, points, rows};
 
     fn functions() -> Vec<AdhesionFunction> {
         vec![
@@ -191,8 +188,7 @@ mod tests {
     /// and beyond them, and at NaN: the same bits.
     #[test]
     fn eight_lane_eval_is_eval() {
-        if !crate::sim::avx2::enabled() {
-            eprintln!("this CPU has no AVX2: nothing to compare");
+        if no_avx2() {
             return;
         }
         let mut d: Vec<f32> = (-8..=40).map(|k| k as f32 * 0.125).collect();
@@ -217,11 +213,10 @@ mod tests {
     /// Both copies of the sum, rows of both widths and every length: the same bits.
     #[test]
     fn the_copies_agree_to_the_bit() {
-        if !crate::sim::avx2::enabled() {
-            eprintln!("this CPU has no AVX2: nothing to compare");
+        if no_avx2() {
             return;
         }
-        let space = Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3]);
+        let space = open_space();
         let x = points();
         let inv_r = 1.0 / 0.0025;
         let bits = |s: Vec3| s.to_array().map(f32::to_bits);

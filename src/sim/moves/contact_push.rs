@@ -10,7 +10,7 @@
 
 use glam::Vec3;
 
-use crate::sim::eight_lanes::{add_lanes, blocks, LANES};
+use crate::sim::eight_lanes::{add_along, blocks, vector_total, LANES};
 use crate::sim::neighbours::{Row, Space};
 
 /// The push on particle i at `xi` from its neighbours in `row` (before any limit).
@@ -50,12 +50,10 @@ fn in_arrays<J: Copy + Into<u32>>(
             } else {
                 0.0
             };
-            sums[0][lane] += d.x * scale;
-            sums[1][lane] += d.y * scale;
-            sums[2][lane] += d.z * scale;
+            add_along(&mut sums, lane, d.to_array(), scale);
         }
     }
-    Vec3::new(add_lanes(sums[0]), add_lanes(sums[1]), add_lanes(sums[2]))
+    Vec3::from_array(vector_total(sums))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -64,7 +62,9 @@ mod avx2 {
 
     use glam::Vec3;
 
-    use crate::sim::eight_lanes::avx2::{dot, for_blocks, gather, scaled, splat, total, Indices};
+    use crate::sim::eight_lanes::avx2::{
+        add_along, dot, for_blocks, gather, scaled, splat, vector_total, Indices,
+    };
 
     /// `super::in_arrays` (no periodic axes), one vector per lane array.
     ///
@@ -95,28 +95,24 @@ mod avx2 {
                 _mm256_mul_ps(_mm256_set1_ps(0.5), _mm256_sub_ps(c, dist)),
                 dist,
             );
-            let scale = _mm256_and_ps(scale, overlaps);
-            for a in 0..3 {
-                sums[a] = _mm256_add_ps(sums[a], _mm256_mul_ps(d[a], scale));
-            }
+            add_along(&mut sums, &d, _mm256_and_ps(scale, overlaps));
         });
-        Vec3::new(total(sums[0]), total(sums[1]), total(sums[2]))
+        Vec3::from_array(vector_total(&sums))
     }
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
-    use crate::sim::eight_lanes::test_data::{points, rows};
+    use crate::sim::eight_lanes::test_data::{no_avx2, open_space, points, rows};
 
     /// Both copies, rows of both widths and every length: the same bits.
     #[test]
     fn the_copies_agree_to_the_bit() {
-        if !crate::sim::avx2::enabled() {
-            eprintln!("this CPU has no AVX2: nothing to compare");
+        if no_avx2() {
             return;
         }
-        let space = Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3]);
+        let space = open_space();
         let x = points();
         // Contact at 2 cm: the 2 cm cube's pairs are within and beyond it.
         let contact = 0.02;

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::Strength;
-use crate::sim::eight_lanes::{add_lanes, blocks, LANES};
+use crate::sim::eight_lanes::{add_along, blocks, vector_total, LANES};
 use crate::sim::neighbours::{Row, Space};
 
 /// Σ_j k_ij x_ij (x_ij·(v_i − v_j)) over the first `strength.len()` neighbours in `row`.
@@ -56,12 +56,10 @@ fn in_arrays<J: Copy + Into<u32>>(
             let d = space.delta(xi, x[j[lane]]);
             let w = vi - v[j[lane]];
             let s = k * (d.x * w.x + d.y * w.y + d.z * w.z);
-            sums[0][lane] += d.x * s;
-            sums[1][lane] += d.y * s;
-            sums[2][lane] += d.z * s;
+            add_along(&mut sums, lane, d.to_array(), s);
         }
     }
-    Vec3::new(add_lanes(sums[0]), add_lanes(sums[1]), add_lanes(sums[2]))
+    Vec3::from_array(vector_total(sums))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -71,7 +69,9 @@ mod avx2 {
     use glam::Vec3;
 
     use super::{Strength, LANES};
-    use crate::sim::eight_lanes::avx2::{dot, for_blocks, gather, scaled, splat, total, Indices};
+    use crate::sim::eight_lanes::avx2::{
+        add_along, dot, for_blocks, gather, scaled, splat, vector_total, Indices,
+    };
 
     /// `in_arrays` (no periodic axes), one vector per lane array.
     ///
@@ -100,12 +100,9 @@ mod avx2 {
             let at = scaled::<3>(j);
             let d = [0, 1, 2].map(|a| _mm256_sub_ps(xi[a], gather(xs, a, at)));
             let w = [0, 1, 2].map(|a| _mm256_sub_ps(vi[a], gather(vs, a, at)));
-            let s = _mm256_mul_ps(k, dot(&d, &w));
-            for a in 0..3 {
-                sums[a] = _mm256_add_ps(sums[a], _mm256_mul_ps(d[a], s));
-            }
+            add_along(&mut sums, &d, _mm256_mul_ps(k, dot(&d, &w)));
         });
-        Vec3::new(total(sums[0]), total(sums[1]), total(sums[2]))
+        Vec3::from_array(vector_total(&sums))
     }
 
     /// Eight strengths from `at`, widened to f32 (`bf16::widen`).
@@ -120,16 +117,15 @@ mod avx2 {
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
-    use crate::sim::eight_lanes::test_data::{points, rows};
+    use crate::sim::eight_lanes::test_data::{no_avx2, open_space, points, rows};
 
     /// Both copies, rows of both widths and every length: the same bits.
     #[test]
     fn the_copies_agree_to_the_bit() {
-        if !crate::sim::avx2::enabled() {
-            eprintln!("this CPU has no AVX2: nothing to compare");
+        if no_avx2() {
             return;
         }
-        let space = Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3]);
+        let space = open_space();
         let x = points();
         let v: Vec<Vec3> = x
             .iter()

@@ -127,14 +127,13 @@ mod avx2 {
 #[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
-    use crate::sim::eight_lanes::test_data::{points, rows};
+    use crate::sim::eight_lanes::test_data::{no_avx2, points, rows};
 
     /// The AVX2 copy against `CubicSpline::laplacian_weight` pair by pair, rows of both
     /// widths and every length: the same bits, within the support and beyond it.
     #[test]
     fn the_copies_agree_to_the_bit() {
-        if !crate::sim::avx2::enabled() {
-            eprintln!("this CPU has no AVX2: nothing to compare");
+        if no_avx2() {
             return;
         }
         let kernel = CubicSpline::new(0.01);
