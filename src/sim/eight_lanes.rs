@@ -34,7 +34,16 @@
 //! faster than one at a time; and the density loops written as plain loops, their sums in
 //! registers rather than through a closure, were no faster either.
 
+use crate::sim::neighbours::{with_indices, Row, Space};
+
 pub(crate) const LANES: usize = 8;
+
+/// Whether the loops run their AVX2 copies here: where the CPU has AVX2, and the space has
+/// no periodic axis (whose minimum-image wrap the array copies do per axis).
+#[inline(always)]
+pub(crate) fn in_avx2(space: &Space) -> bool {
+    crate::sim::avx2::enabled() && !space.is_periodic()
+}
 
 /// The row's neighbours in blocks of eight: each block's first position in the row, its
 /// indices (the last block padded with 0), and how many of them are real.
@@ -79,23 +88,17 @@ pub(crate) fn vector_total(sums: [[f32; LANES]; 3]) -> [f32; 3] {
 /// `Vec3::length_squared` measures it, so the cut is the same.
 #[inline(always)]
 pub(crate) fn keep_within(
-    space: &crate::sim::neighbours::Space,
+    space: &Space,
     points: &[glam::Vec3],
     x: glam::Vec3,
-    row: crate::sim::neighbours::Row,
+    row: Row,
     reach2: f32,
     out: &mut Vec<u32>,
 ) {
-    use crate::sim::neighbours::Row;
     #[cfg(target_arch = "x86_64")]
-    if crate::sim::avx2::enabled() && !space.is_periodic() {
-        // SAFETY: the CPU has AVX2 (`enabled`).
-        unsafe {
-            match row {
-                Row::Narrow(js) => avx2::keep_within(points, x, js, reach2, out),
-                Row::Wide(js) => avx2::keep_within(points, x, js, reach2, out),
-            }
-        }
+    if in_avx2(space) {
+        // SAFETY: the CPU has AVX2 (`in_avx2`).
+        unsafe { with_indices!(row, |js| avx2::keep_within(points, x, js, reach2, out)) };
         return;
     }
     out.extend(
@@ -284,8 +287,8 @@ pub(crate) mod test_data {
     }
 
     /// Space without periodic axes around the points.
-    pub(crate) fn open_space() -> crate::sim::neighbours::Space {
-        crate::sim::neighbours::Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3])
+    pub(crate) fn open_space() -> super::Space {
+        super::Space::from_parts(Vec3::splat(-1.0), Vec3::splat(2.0), [false; 3])
     }
 
     /// Whether this CPU lacks AVX2, so that there is nothing to compare (said once).
@@ -367,16 +370,10 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_cut_rows_agree() {
-        if !crate::sim::avx2::enabled() {
-            eprintln!("this CPU has no AVX2: nothing to compare");
+        if test_data::no_avx2() {
             return;
         }
-        use crate::sim::neighbours::Row;
-        let space = crate::sim::neighbours::Space::from_parts(
-            glam::Vec3::splat(-1.0),
-            glam::Vec3::splat(2.0),
-            [false; 3],
-        );
+        let space = test_data::open_space();
         let x = test_data::points();
         let reach2 = 0.012f32 * 0.012;
         let mut kept = 0;
@@ -390,11 +387,8 @@ mod tests {
                     let mut got = Vec::new();
                     // SAFETY: the CPU has AVX2.
                     unsafe {
-                        match row {
-                            Row::Narrow(js) => avx2::keep_within(&x, x[i], js, reach2, &mut got),
-                            Row::Wide(js) => avx2::keep_within(&x, x[i], js, reach2, &mut got),
-                        }
-                    }
+                        with_indices!(row, |js| avx2::keep_within(&x, x[i], js, reach2, &mut got))
+                    };
                     assert_eq!(got, expected, "row of {}", row.len());
                     kept += expected.len();
                 }

@@ -7,9 +7,8 @@ use rayon::prelude::*;
 use super::neighbourhoods::Neighbourhoods;
 use super::neighbours::each_neighbour;
 use super::objects::ObjectParticles;
-use super::params::Params;
+use super::params::{shared_value, Params};
 use super::LiquidParticles;
-use crate::scene::{AdhesionFunction, AdhesionMatrix};
 
 mod liquid_adhesion;
 
@@ -30,7 +29,10 @@ pub fn gravity_and_adhesion(
 ) -> Vec<Vec3> {
     let inv_r = 1.0 / p.radius;
     let nl = p.liquid_mass.len();
-    let shared = shared_liquid_function(&p.adhesion, nl);
+    // One adhesion function for every pair of liquids (one liquid, or several alike): no pair
+    // then looks up its materials.
+    let liquid_pairs = (0..nl).flat_map(|a| (0..nl).map(move |b| p.adhesion.get(a, b)));
+    let shared = shared_value(liquid_pairs);
     (0..liquid.len())
         .into_par_iter()
         .map(|i| {
@@ -60,13 +62,4 @@ pub fn gravity_and_adhesion(
             a
         })
         .collect()
-}
-
-/// The adhesion function every pair of liquids has, if they all have the same one (one liquid,
-/// or several alike): then no pair needs to look up its materials.
-fn shared_liquid_function(adhesion: &AdhesionMatrix, liquids: usize) -> Option<&AdhesionFunction> {
-    let first = (liquids > 0).then(|| adhesion.get(0, 0))?;
-    (0..liquids)
-        .all(|a| (0..liquids).all(|b| adhesion.get(a, b) == first))
-        .then_some(first)
 }

@@ -36,6 +36,17 @@ pub const SKIN_RADII: f32 = 0.5;
 /// reference motion per region of the liquid rather than one for all would be the fix.
 pub const CONTACT_SKIN_RADII: f32 = 1.0;
 
+/// The value every one of `values` has, when they are all the same (most scenes have one
+/// liquid, or paints of one density and viscosity): a per-particle lookup by material can
+/// then be skipped.
+pub(super) fn shared_value<'a, T: PartialEq + 'a>(
+    values: impl IntoIterator<Item = &'a T>,
+) -> Option<&'a T> {
+    let mut values = values.into_iter();
+    let first = values.next()?;
+    values.all(|v| v == first).then_some(first)
+}
+
 /// Largest stable explicit exchange per substep (PHYSICS_NOTES §1.3: v·dt < 0.92 keeps signs).
 pub const CLASSIC_EXCHANGE_CEILING: f32 = 0.9;
 

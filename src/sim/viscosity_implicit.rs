@@ -58,8 +58,8 @@ use super::cg;
 use super::momentum;
 use super::neighbourhoods::Neighbourhoods;
 use super::objects::ObjectParticles;
-use super::params::Params;
-use super::viscosity_operator::{self, Couplings};
+use super::params::{shared_value, Params};
+use super::viscosity_operator::Couplings;
 use super::LiquidParticles;
 use crate::scene::Scene;
 
@@ -123,7 +123,7 @@ pub fn apply(
     // one particle mass (most scenes; the paints of one density too) the lookup, a dependent
     // load in every operator application, is skipped: it measured 1-4% of the fan's time.
     let material = &liquid.material;
-    let shared_mass = viscosity_operator::shared_value(&p.liquid_mass);
+    let shared_mass = shared_value(&p.liquid_mass).copied();
     let mass = |i: usize| shared_mass.unwrap_or_else(|| p.liquid_mass[material[i] as usize]);
     // The momenta the solve must keep: v*'s, less what the walls take (measured after it).
     let body = momentum::Body::new(&liquid.position, mass, !p.space.is_periodic());

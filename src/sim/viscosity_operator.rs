@@ -13,7 +13,7 @@ use super::kernels::VISCOSITY_SUPPORT_RADII;
 use super::neighbourhoods::Neighbourhoods;
 use super::neighbours::{NeighbourList, Row, Space};
 use super::objects::ObjectParticles;
-use super::params::Params;
+use super::params::{shared_value, Params};
 use super::LiquidParticles;
 
 mod eight_pairs;
@@ -83,16 +83,6 @@ fn lattice_factor(kernel: &CubicSpline, radius: f32) -> f32 {
     (LAPLACIAN_FACTOR as f64 / 2.0 * volume as f64 * sum) as f32
 }
 
-/// The value every liquid has, when they all have the same (most scenes have one liquid, or
-/// paints of one density and viscosity): a per-particle lookup by material can then be
-/// skipped.
-pub(super) fn shared_value(per_liquid: &[f32]) -> Option<f32> {
-    per_liquid
-        .first()
-        .filter(|&&v0| per_liquid.iter().all(|&v| v == v0))
-        .copied()
-}
-
 /// A coupling strength k_ij in 16 bits (`bf16`). Relative precision 2^-8, far finer than the
 /// kernel's own discretisation error (the viscometer's measured ν moved by under 0.01%), at
 /// half the memory of an f32. k_ji is computed from the same numbers as k_ij, so both round
@@ -152,7 +142,7 @@ impl<'a> Couplings<'a> {
         // One viscosity for all the liquid (most scenes) is looked up once, not per pair: the
         // material of j is a load from anywhere in memory. (The pair's mean of two equal
         // values is that value exactly, so the strengths are the same bits.)
-        let shared_mu = shared_value(mu);
+        let shared_mu = shared_value(mu).copied();
         let strength = lists
             .near
             .list

@@ -5,9 +5,9 @@
 
 use glam::Vec3A;
 
-use crate::sim::eight_lanes::{add_along, add_lanes, blocks, vector_total, LANES};
+use crate::sim::eight_lanes::{add_along, add_lanes, blocks, in_avx2, vector_total, LANES};
 use crate::sim::kernels::DensityKernel;
-use crate::sim::neighbours::{Row, Space};
+use crate::sim::neighbours::{with_indices, Row, Space};
 
 /// Σ w(d) and Σ |w'(d)|² over the particles `row` lists among `others`, seen from `xi`: a
 /// particle's density and its slope's square, from squared distances.
@@ -20,19 +20,11 @@ pub(super) fn density_sums(
     row: Row,
 ) -> (f32, f32) {
     #[cfg(target_arch = "x86_64")]
-    if crate::sim::avx2::enabled() && !space.is_periodic() {
-        // SAFETY: the CPU has AVX2 (`enabled`); the lanes check their indices themselves.
-        return unsafe {
-            match row {
-                Row::Narrow(js) => avx2::density_sums(w, xi, others, js),
-                Row::Wide(js) => avx2::density_sums(w, xi, others, js),
-            }
-        };
+    if in_avx2(space) {
+        // SAFETY: the CPU has AVX2 (`in_avx2`); the lanes check their indices themselves.
+        return unsafe { with_indices!(row, |js| avx2::density_sums(w, xi, others, js)) };
     }
-    match row {
-        Row::Narrow(js) => density_sums_in_arrays(space, w, xi, others, js),
-        Row::Wide(js) => density_sums_in_arrays(space, w, xi, others, js),
-    }
+    with_indices!(row, |js| density_sums_in_arrays(space, w, xi, others, js))
 }
 
 /// Σ_j (s_i + s_j)·|w'(d_ij)|/d_ij · x_ij over particle i's neighbours in `row` among
@@ -47,19 +39,11 @@ pub(super) fn pair_push(
     step: &[f32],
 ) -> Vec3A {
     #[cfg(target_arch = "x86_64")]
-    if crate::sim::avx2::enabled() && !space.is_periodic() {
+    if in_avx2(space) {
         // SAFETY: as in `density_sums`.
-        return unsafe {
-            match row {
-                Row::Narrow(js) => avx2::pair_push(w, i, liquid, js, step),
-                Row::Wide(js) => avx2::pair_push(w, i, liquid, js, step),
-            }
-        };
+        return unsafe { with_indices!(row, |js| avx2::pair_push(w, i, liquid, js, step)) };
     }
-    match row {
-        Row::Narrow(js) => pair_push_in_arrays(space, w, i, liquid, js, step),
-        Row::Wide(js) => pair_push_in_arrays(space, w, i, liquid, js, step),
-    }
+    with_indices!(row, |js| pair_push_in_arrays(space, w, i, liquid, js, step))
 }
 
 /// `density_sums` with the lanes as arrays.

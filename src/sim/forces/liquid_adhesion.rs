@@ -17,8 +17,8 @@
 use glam::Vec3;
 
 use crate::scene::AdhesionFunction;
-use crate::sim::eight_lanes::{add_along, blocks, vector_total, LANES};
-use crate::sim::neighbours::{Row, Space};
+use crate::sim::eight_lanes::{add_along, blocks, in_avx2, vector_total, LANES};
+use crate::sim::neighbours::{with_indices, Row, Space};
 
 /// Σ_j f_ij(d_ij / r) d_ij / |d_ij| over the neighbours j in `row` of particle i at `xi`
 /// (d_ij = x_j − x_i), with `function(j)` the pair's adhesion function and `shared` the one
@@ -35,20 +35,12 @@ pub(super) fn liquid_adhesion<'f>(
     function: impl Fn(usize) -> &'f AdhesionFunction,
 ) -> Vec3 {
     #[cfg(target_arch = "x86_64")]
-    if let Some(f) = shared.filter(|_| crate::sim::avx2::enabled() && !space.is_periodic()) {
-        // SAFETY: the CPU has AVX2 (`enabled`).
-        return unsafe {
-            match row {
-                Row::Narrow(js) => avx2::liquid_adhesion(inv_r, x, xi, js, f),
-                Row::Wide(js) => avx2::liquid_adhesion(inv_r, x, xi, js, f),
-            }
-        };
+    if let Some(f) = shared.filter(|_| in_avx2(space)) {
+        // SAFETY: the CPU has AVX2 (`in_avx2`).
+        return unsafe { with_indices!(row, |js| avx2::liquid_adhesion(inv_r, x, xi, js, f)) };
     }
-    let _ = shared;
-    match row {
-        Row::Narrow(js) => in_arrays(space, inv_r, x, xi, js, function),
-        Row::Wide(js) => in_arrays(space, inv_r, x, xi, js, function),
-    }
+    let _ = shared; // Only the AVX2 copy reads it.
+    with_indices!(row, |js| in_arrays(space, inv_r, x, xi, js, function))
 }
 
 /// The lanes as arrays.

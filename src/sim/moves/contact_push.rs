@@ -10,26 +10,18 @@
 
 use glam::Vec3;
 
-use crate::sim::eight_lanes::{add_along, blocks, vector_total, LANES};
-use crate::sim::neighbours::{Row, Space};
+use crate::sim::eight_lanes::{add_along, blocks, in_avx2, vector_total, LANES};
+use crate::sim::neighbours::{with_indices, Row, Space};
 
 /// The push on particle i at `xi` from its neighbours in `row` (before any limit).
 #[inline(always)]
 pub(super) fn contact_push(space: &Space, contact: f32, x: &[Vec3], xi: Vec3, row: Row) -> Vec3 {
     #[cfg(target_arch = "x86_64")]
-    if crate::sim::avx2::enabled() && !space.is_periodic() {
-        // SAFETY: the CPU has AVX2 (`enabled`).
-        return unsafe {
-            match row {
-                Row::Narrow(js) => avx2::contact_push(contact, x, xi, js),
-                Row::Wide(js) => avx2::contact_push(contact, x, xi, js),
-            }
-        };
+    if in_avx2(space) {
+        // SAFETY: the CPU has AVX2 (`in_avx2`).
+        return unsafe { with_indices!(row, |js| avx2::contact_push(contact, x, xi, js)) };
     }
-    match row {
-        Row::Narrow(js) => in_arrays(space, contact, x, xi, js),
-        Row::Wide(js) => in_arrays(space, contact, x, xi, js),
-    }
+    with_indices!(row, |js| in_arrays(space, contact, x, xi, js))
 }
 
 /// The lanes as arrays.

@@ -103,6 +103,19 @@ macro_rules! each_neighbour {
 }
 pub(crate) use each_neighbour;
 
+/// `with_indices!(row, |js| call)`: `call` with `js` the row's indices at their own width
+/// (`&[u16]` or `&[u32]`), written once and expanded for each, so that a loop generic over
+/// the width is chosen once per row rather than per neighbour.
+macro_rules! with_indices {
+    ($row:expr, |$js:ident| $call:expr) => {
+        match $row {
+            $crate::sim::neighbours::Row::Narrow($js) => $call,
+            $crate::sim::neighbours::Row::Wide($js) => $call,
+        }
+    };
+}
+pub(crate) use with_indices;
+
 impl<'a> IntoIterator for Row<'a> {
     type Item = u32;
     type IntoIter = RowIter<'a>;

@@ -11,6 +11,6 @@ mod list;
 mod space;
 
 pub use cell_grid::CellGrid;
-pub(crate) use list::each_neighbour;
+pub(crate) use list::{each_neighbour, with_indices};
 pub use list::{NeighbourList, Row};
 pub use space::Space;

@@ -5,8 +5,8 @@
 use glam::Vec3;
 
 use super::Strength;
-use crate::sim::eight_lanes::{add_along, blocks, vector_total, LANES};
-use crate::sim::neighbours::{Row, Space};
+use crate::sim::eight_lanes::{add_along, blocks, in_avx2, vector_total, LANES};
+use crate::sim::neighbours::{with_indices, Row, Space};
 
 /// Σ_j k_ij x_ij (x_ij·(v_i − v_j)) over the first `strength.len()` neighbours in `row`.
 #[inline(always)]
@@ -20,19 +20,11 @@ pub(super) fn pair_sum(
 ) -> Vec3 {
     let row = row.head(strength.len());
     #[cfg(target_arch = "x86_64")]
-    if crate::sim::avx2::enabled() && !space.is_periodic() {
-        // SAFETY: the CPU has AVX2 (`enabled`).
-        return unsafe {
-            match row {
-                Row::Narrow(js) => avx2::pair_sum(x, v, i, js, strength),
-                Row::Wide(js) => avx2::pair_sum(x, v, i, js, strength),
-            }
-        };
+    if in_avx2(space) {
+        // SAFETY: the CPU has AVX2 (`in_avx2`).
+        return unsafe { with_indices!(row, |js| avx2::pair_sum(x, v, i, js, strength)) };
     }
-    match row {
-        Row::Narrow(js) => in_arrays(space, x, v, i, js, strength),
-        Row::Wide(js) => in_arrays(space, x, v, i, js, strength),
-    }
+    with_indices!(row, |js| in_arrays(space, x, v, i, js, strength))
 }
 
 /// The lanes as arrays (any CPU, and periodic domains).

@@ -17,8 +17,8 @@
 use glam::Vec3;
 
 use super::CubicSpline;
-use crate::sim::eight_lanes::LANES;
-use crate::sim::neighbours::{Row, Space};
+use crate::sim::eight_lanes::{in_avx2, LANES};
+use crate::sim::neighbours::{with_indices, Row, Space};
 
 /// The weights of the neighbours in `row` of particle i, in the row's order (0 or −0 beyond
 /// the support), into `out` (cleared first).
@@ -33,15 +33,10 @@ pub(super) fn pair_weights(
 ) {
     out.clear();
     #[cfg(target_arch = "x86_64")]
-    if crate::sim::avx2::enabled() && !space.is_periodic() {
+    if in_avx2(space) {
         out.resize(row.len().next_multiple_of(LANES), 0.0);
-        // SAFETY: the CPU has AVX2 (`enabled`), and `out` holds whole blocks.
-        unsafe {
-            match row {
-                Row::Narrow(js) => avx2::pair_weights(kernel, x, i, js, out),
-                Row::Wide(js) => avx2::pair_weights(kernel, x, i, js, out),
-            }
-        }
+        // SAFETY: the CPU has AVX2 (`in_avx2`), and `out` holds whole blocks.
+        unsafe { with_indices!(row, |js| avx2::pair_weights(kernel, x, i, js, out)) };
         out.truncate(row.len());
         return;
     }
@@ -145,11 +140,8 @@ mod tests {
                     let mut out = vec![0.0; row.len().next_multiple_of(LANES)];
                     // SAFETY: the CPU has AVX2.
                     unsafe {
-                        match row {
-                            Row::Narrow(js) => avx2::pair_weights(&kernel, &x, i, js, &mut out),
-                            Row::Wide(js) => avx2::pair_weights(&kernel, &x, i, js, &mut out),
-                        }
-                    }
+                        with_indices!(row, |js| avx2::pair_weights(&kernel, &x, i, js, &mut out))
+                    };
                     for (k, j) in row.into_iter().enumerate() {
                         let w = kernel.laplacian_weight((x[i] - x[j as usize]).length_squared());
                         assert_eq!(w.to_bits(), out[k].to_bits(), "pair {i}-{j}");
