@@ -395,10 +395,6 @@ fn a_tall_columns_corrections_converge_faster_in_their_tail() {
     let with_tail =
         frame_with_tail_after(density::TAIL_AFTER_PASSES, density::EARLY_TAIL_AFTER_PASSES);
     let without = frame_with_tail_after(u32::MAX, u32::MAX);
-    eprintln!(
-        "PASSES {} {}",
-        with_tail.density_iterations, without.density_iterations
-    );
     let tolerance = scene.settings.density_tolerance;
     for stats in [&with_tail, &without] {
         assert!(stats.worst_density_error <= tolerance, "{stats:?}");
