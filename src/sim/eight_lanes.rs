@@ -2,7 +2,10 @@
 //! solve's operator (`viscosity_operator::eight_pairs`), the density passes' sums and
 //! pushes (`density::eight_lanes`), the liquid's adhesion (`forces::liquid_adhesion`), the
 //! moves' contact push (`moves::contact_push`), and the viscosity couplings' pair weights
-//! (`viscosity_operator::pair_weights`, where nothing is summed).
+//! (`viscosity_operator::pair_weights`, where nothing is summed). The neighbour searches
+//! keep what is within reach eight at a time too (`keep_within` here, and
+//! `neighbours::cell_grid`'s full search), appending the kept ones with one store
+//! (`avx2::append_kept`).
 //!
 //! Each of eight lanes sums every eighth neighbour of a row, and the lanes are added up at the
 //! end in a fixed tree (`add_lanes`). On a CPU with AVX2 (`sim::avx2::enabled`) the lanes
@@ -229,20 +232,54 @@ pub(crate) mod avx2 {
     ) {
         let (x, at_points) = (splat(x.x, x.y, x.z), points.as_ptr() as *const f32);
         let reach2 = _mm256_set1_ps(reach2);
-        for_blocks(js, points.len(), |start, j, real| {
+        for_blocks(js, points.len(), |_, j, real| {
             let at = scaled::<3>(j);
             let d = [0, 1, 2].map(|a| _mm256_sub_ps(gather(at_points, a, at), x[a]));
             let within = _mm256_and_ps(
                 _mm256_cmp_ps::<_CMP_LT_OQ>(dot(&d, &d), reach2),
                 _mm256_castsi256_ps(real),
             );
-            let mut lanes = _mm256_movemask_ps(within) as u32;
-            while lanes != 0 {
-                out.push(js[start + lanes.trailing_zeros() as usize].into());
-                lanes &= lanes - 1;
-            }
+            append_kept(out, j, _mm256_movemask_ps(within) as u32);
         });
     }
+
+    /// Appends the lanes of `j` whose bits are set in `kept` to `out`, in lane order: moved
+    /// to the front of one vector by a permutation looked up from the bits, and stored at
+    /// once. (Appended one by one, the loop over the bits mispredicted its exit in nearly
+    /// every block, most of a neighbour search's time.)
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn append_kept(out: &mut Vec<u32>, j: __m256i, kept: u32) {
+        debug_assert!(kept < 256);
+        let packed = _mm256_permutevar8x32_epi32(j, LEFT_PACK.0[kept as usize & 255]);
+        out.reserve(LANES);
+        let len = out.len();
+        // SAFETY: `out` has room for eight more; the first `kept`'s count of them are set.
+        _mm256_storeu_si256(out.as_mut_ptr().add(len) as *mut __m256i, packed);
+        out.set_len(len + kept.count_ones() as usize);
+    }
+
+    #[repr(align(32))]
+    struct Permutations([__m256i; 256]);
+
+    /// For each set of lanes (a mask's bits), those lanes' numbers in order, then zeros.
+    static LEFT_PACK: Permutations = {
+        let mut table = [[0u32; LANES]; 256];
+        let mut bits = 0;
+        while bits < 256 {
+            let (mut lane, mut kept) = (0, 0);
+            while lane < LANES {
+                if bits & (1 << lane) != 0 {
+                    table[bits][kept] = lane as u32;
+                    kept += 1;
+                }
+                lane += 1;
+            }
+            bits += 1;
+        }
+        // SAFETY: eight u32 are an __m256i's 32 bytes, and any bits are a valid __m256i.
+        unsafe { std::mem::transmute::<[[u32; LANES]; 256], Permutations>(table) }
+    };
 
     /// `super::add_along` on vectors: adds `d · s` to the sums of x, y and z.
     #[target_feature(enable = "avx2")]

@@ -16,8 +16,19 @@
 //! instead of 41.8/46.7 at the near lists' reach and 21.1/20.2 instead of 25.3/24.9 at the
 //! contacts', the same lists (checksums equal). A 100k honey block's frames
 //! (`examples/honey_drop_bench.rs 50 50 40 4`) took 3.13/3.23 s instead of 3.28/3.29.
-//! Built for AVX2 (`-C target-cpu=x86-64-v3`), the search was no faster (33.6-34.6 ms):
-//! what is left is not the arithmetic.
+//! Built for AVX2 (`-C target-cpu=x86-64-v3`), the search was no faster (33.6-34.6 ms).
+//!
+//! What it waited on was the kept points, appended one by one: a loop over a block's kept
+//! bits whose exit is mispredicted in nearly every block. Where the CPU has AVX2
+//! (`sim::avx2`), blocks of eight are measured as the blocks of 16 measure them, and their
+//! kept points are moved to the front of one vector by a permutation looked up from the
+//! bits and stored at once (`eight_lanes::avx2::append_kept`). The same lists (checksums
+//! equal), 100k particles (`examples/list_bench.rs`, alternating binaries, two rounds): the
+//! near lists 35.8/35.6 → 14.5/15.1 ms, the contacts' 20.3/19.7 → 11.7/11.8 ms. (Counting
+//! the kept points and storing none took 13.6-13.9 ms: little is left but the arithmetic.)
+//! A 30k honey block (`examples/honey_drop_bench.rs 34 34 26 5`) used 4.97/4.82 s of CPU
+//! instead of 5.48/5.43, its frames 0.55/0.54 s instead of 0.60/0.60; the demos' frames
+//! are byte-identical.
 //!
 //! (Tried and measured, not adopted: ordering each cell's points by x, so that a row of three
 //! cells is one run in x order and each query measures distances only within the x window its
@@ -30,8 +41,8 @@
 //! 2.35 (`examples/frame_profile.rs`, two rounds): looking up five times as many cells cost
 //! more than the distances saved. The kept points written without a branch, every candidate
 //! stored and the list's end moved past the kept ones only: the same lists, 32.4/34.4 ms
-//! before and 34.7/34.4 after (`examples/list_bench.rs`), so the mispredicted branches on
-//! which are kept are not what the search waits on. The cells' keys floored by truncation
+//! before and 34.7/34.4 after (`examples/list_bench.rs`): sixteen stores per block, each
+//! after the last one's count, cost what the branches had (above is what did pay). The cells' keys floored by truncation
 //! instead of the C library's `floorf` (1.6% of a 30k honey block's samples with the key):
 //! the block's frames within noise, 0.83/0.82 → 0.81/0.82 s.)
 
@@ -40,7 +51,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::{NeighbourList, Row, Space};
-use crate::sim::eight_lanes::keep_within;
+use crate::sim::eight_lanes::{in_avx2, keep_within};
 
 /// Particles bucketed into cubic cells; only occupied cells are stored.
 pub struct CellGrid {
@@ -398,6 +409,25 @@ impl CellGrid {
         reach2: f32,
         found: &mut Vec<u32>,
     ) {
+        #[cfg(target_arch = "x86_64")]
+        if in_avx2(&self.space) {
+            // SAFETY: the CPU has AVX2 (`in_avx2`).
+            unsafe { avx2::keep_within_reach(in_cell_order, &self.order, run, q, reach2, found) };
+            return;
+        }
+        self.keep_within_reach_in_blocks(in_cell_order, run, q, reach2, found);
+    }
+
+    /// `keep_within_reach` in blocks of 16, the kept points appended one by one.
+    #[inline(always)]
+    fn keep_within_reach_in_blocks(
+        &self,
+        in_cell_order: &[Vec<f32>; 3],
+        run: std::ops::Range<usize>,
+        q: Vec3,
+        reach2: f32,
+        found: &mut Vec<u32>,
+    ) {
         let [xs, ys, zs] = in_cell_order;
         let mut k = run.start;
         while k < run.end {
@@ -439,6 +469,51 @@ impl CellGrid {
 
 /// Candidates whose distances are measured together (see `neighbour_lists`).
 const BLOCK: usize = 16;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use glam::Vec3;
+
+    use crate::sim::eight_lanes::avx2::{append_kept, dot, splat};
+
+    /// `CellGrid::keep_within_reach` (no periodic axes): eight candidates measured at a
+    /// time, each as the blocks of 16 measure it, and the kept ones appended together.
+    /// The arrays must hold eight entries past the run's end (they are padded for the
+    /// blocks of 16).
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2,fma,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) unsafe fn keep_within_reach(
+        in_cell_order: &[Vec<f32>; 3],
+        order: &[u32],
+        run: std::ops::Range<usize>,
+        q: Vec3,
+        reach2: f32,
+        found: &mut Vec<u32>,
+    ) {
+        let [xs, ys, zs] = in_cell_order;
+        assert!(run.end + 8 <= xs.len() && xs.len() == ys.len() && xs.len() == zs.len());
+        assert!(run.end <= order.len());
+        let q = splat(q.x, q.y, q.z);
+        let reach2 = _mm256_set1_ps(reach2);
+        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let mut k = run.start;
+        while k < run.end {
+            let n = (run.end - k).min(8);
+            let d = [xs, ys, zs].map(|a| a.as_ptr().add(k));
+            let d = [0, 1, 2].map(|a| _mm256_sub_ps(_mm256_loadu_ps(d[a]), q[a]));
+            let within = _mm256_cmp_ps::<_CMP_LT_OQ>(dot(&d, &d), reach2);
+            let lanes = _mm256_movemask_ps(within) as u32 & ((1u32 << n) - 1);
+            let real = _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lane);
+            let js = _mm256_maskload_epi32(order.as_ptr().add(k) as *const i32, real);
+            append_kept(found, js, lanes);
+            k += n;
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests;
