@@ -13,8 +13,9 @@
 //! from the particle arrays; elsewhere, and in periodic domains, the lanes are plain arrays.
 //! Both copies do the same IEEE operations in the same order, none fused, so they give the
 //! same bits: each loop's tests compare them on rows of both index widths, and
-//! `tests/cpu_dispatch.rs` compares whole frames. A row whose length is not a multiple of eight ends
-//! with a block padded with neighbour 0, whose lanes each loop makes add an exact zero.
+//! `tests/cpu_dispatch.rs` compares whole frames. A row whose length is not a multiple of
+//! eight ends with a block padded with neighbour 0, whose lanes each loop makes add an exact
+//! zero.
 //!
 //! Each loop's module gives what it measured. The first two, against the loops they replaced
 //! (the density passes four neighbours at a time in the lanes of a `Vec4`, the viscosity's

@@ -42,9 +42,10 @@
 //! more than the distances saved. The kept points written without a branch, every candidate
 //! stored and the list's end moved past the kept ones only: the same lists, 32.4/34.4 ms
 //! before and 34.7/34.4 after (`examples/list_bench.rs`): sixteen stores per block, each
-//! after the last one's count, cost what the branches had (above is what did pay). The cells' keys floored by truncation
-//! instead of the C library's `floorf` (1.6% of a 30k honey block's samples with the key):
-//! the block's frames within noise, 0.83/0.82 → 0.81/0.82 s.)
+//! after the last one's count, cost what the branches had (above is what did pay). The
+//! cells' keys floored by truncation instead of the C library's `floorf` (1.6% of a 30k
+//! honey block's samples with the key): the block's frames within noise, 0.83/0.82 →
+//! 0.81/0.82 s.)
 
 use glam::{IVec3, Vec3};
 use rayon::prelude::*;
@@ -354,20 +355,7 @@ impl CellGrid {
         exclude_self: bool,
     ) -> NeighbourList {
         let r2 = radius * radius;
-        // The grid points in cell order, one array per axis: each cell's candidates are then
-        // read from contiguous runs instead of gathered through `order` at random, and their
-        // distances are measured in blocks the compiler turns into vector instructions.
-        let axis = |a: usize| -> Vec<f32> {
-            let mut along: Vec<f32> = self
-                .order
-                .par_iter()
-                .map(|&j| grid_points[j as usize][a])
-                .collect();
-            // A whole block read from the last run stays in the array (`keep_within_reach`).
-            along.resize(along.len() + BLOCK, f32::INFINITY);
-            along
-        };
-        let in_cell_order = [axis(0), axis(1), axis(2)];
+        let in_cell_order = self.in_cell_order(grid_points);
         // The lists are filled in query order, straight into their chunks: searching cell by
         // cell instead yielded runs in the grid's order that then had to be copied into
         // place, and the runs and the lists held every pair twice, the solver's memory peak.
@@ -396,6 +384,23 @@ impl CellGrid {
                 }
             },
         )
+    }
+
+    /// The grid points in cell order, one array per axis: each cell's candidates are then
+    /// read from contiguous runs instead of gathered through `order` at random, and their
+    /// distances are measured in blocks the compiler turns into vector instructions. Each
+    /// array is padded with a block of infinities, so that a whole block read from the last
+    /// run stays in it (`keep_within_reach`).
+    fn in_cell_order(&self, grid_points: &[Vec3]) -> [Vec<f32>; 3] {
+        [0, 1, 2].map(|axis| {
+            let mut along: Vec<f32> = self
+                .order
+                .par_iter()
+                .map(|&j| grid_points[j as usize][axis])
+                .collect();
+            along.resize(along.len() + BLOCK, f32::INFINITY);
+            along
+        })
     }
 
     /// Appends to `found` the points of the run `run` of `order` (positions `in_cell_order`)
@@ -477,11 +482,12 @@ mod avx2 {
     use glam::Vec3;
 
     use crate::sim::eight_lanes::avx2::{append_kept, dot, splat};
+    use crate::sim::eight_lanes::LANES;
 
     /// `CellGrid::keep_within_reach` (no periodic axes): eight candidates measured at a
     /// time, each as the blocks of 16 measure it, and the kept ones appended together.
     /// The arrays must hold eight entries past the run's end (they are padded for the
-    /// blocks of 16).
+    /// blocks of 16); a run past them stops with a panic before anything is read.
     ///
     /// # Safety
     /// The CPU has AVX2.
@@ -495,21 +501,23 @@ mod avx2 {
         found: &mut Vec<u32>,
     ) {
         let [xs, ys, zs] = in_cell_order;
-        assert!(run.end + 8 <= xs.len() && xs.len() == ys.len() && xs.len() == zs.len());
+        assert!(run.end + LANES <= xs.len() && xs.len() == ys.len() && xs.len() == zs.len());
         assert!(run.end <= order.len());
         let q = splat(q.x, q.y, q.z);
         let reach2 = _mm256_set1_ps(reach2);
-        let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let lane_numbers = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         let mut k = run.start;
         while k < run.end {
-            let n = (run.end - k).min(8);
-            let d = [xs, ys, zs].map(|a| a.as_ptr().add(k));
-            let d = [0, 1, 2].map(|a| _mm256_sub_ps(_mm256_loadu_ps(d[a]), q[a]));
+            // The block's candidates past the run's end are measured but never kept, and
+            // their indices never read (`order` is not padded).
+            let n = (run.end - k).min(LANES);
+            let at = [xs, ys, zs].map(|along| along.as_ptr().add(k));
+            let d = [0, 1, 2].map(|a| _mm256_sub_ps(_mm256_loadu_ps(at[a]), q[a]));
             let within = _mm256_cmp_ps::<_CMP_LT_OQ>(dot(&d, &d), reach2);
-            let lanes = _mm256_movemask_ps(within) as u32 & ((1u32 << n) - 1);
-            let real = _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lane);
+            let kept = _mm256_movemask_ps(within) as u32 & ((1u32 << n) - 1);
+            let real = _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lane_numbers);
             let js = _mm256_maskload_epi32(order.as_ptr().add(k) as *const i32, real);
-            append_kept(found, js, lanes);
+            append_kept(found, js, kept);
             k += n;
         }
     }

@@ -181,6 +181,7 @@ fn a_grid_renumbered_by_blocks_lists_as_a_fresh_grid_of_the_renumbered_points() 
 /// The AVX2 search keeps the same points in the same order as the blocks of 16, on runs of
 /// every length from one cell's few points to rows of crowded cells (both copies are called
 /// directly, whichever the CPU would run).
+#[cfg(target_arch = "x86_64")]
 #[test]
 fn the_avx2_search_keeps_what_the_blocks_keep() {
     if crate::sim::eight_lanes::test_data::no_avx2() {
@@ -191,12 +192,7 @@ fn the_avx2_search_keeps_what_the_blocks_keep() {
     let (mut runs, mut kept) = (std::collections::BTreeSet::new(), 0);
     for radius in [0.04, 0.06, 0.08, 0.1, 0.2] {
         let grid = CellGrid::build(&points, radius, space);
-        let axis = |a: usize| -> Vec<f32> {
-            let mut along: Vec<f32> = grid.order.iter().map(|&j| points[j as usize][a]).collect();
-            along.resize(along.len() + BLOCK, f32::INFINITY);
-            along
-        };
-        let in_cell_order = [axis(0), axis(1), axis(2)];
+        let in_cell_order = grid.in_cell_order(&points);
         for &q in &points {
             for &(a, b) in grid.around(grid.key(q)).iter() {
                 let run = a as usize..b as usize;
