@@ -76,6 +76,11 @@ impl<T: Copy + Send + Sync> Rows<T> {
     /// verdicts)` is called once per row and pushes one verdict per item of the row
     /// (`Some(value)` to keep it) onto `verdicts`, which comes empty, so that it may judge a
     /// row's items together; `scratch` is its own, kept from row to row.
+    ///
+    /// (Tried, not adopted: each item written to both sides, only its own side's end moving
+    /// on, instead of a branch on its verdict, which is kept or not at random: the same
+    /// rows, a 30k honey block's CPU time and the honey drop's within noise, 4.85/4.73 →
+    /// 4.81/4.81 s and 2.19/2.21 → 2.23/2.18 s.)
     pub fn pick_first<U: Send, S: Default>(
         &mut self,
         pick: impl Fn(usize, &[T], &mut S, &mut Vec<Option<U>>) + Sync,
