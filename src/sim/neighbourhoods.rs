@@ -91,6 +91,19 @@
 //! (−37%), and that count ignores the anchors' different epochs (a mover's anchor is taken
 //! under the fit of its own search, so the bound must also cover how far G has changed
 //! since the oldest anchor), which raises it. Not built.
+//!
+//! Tried once the full search was 2.4 times faster (`neighbours::cell_grid`), not adopted
+//! (alternating binaries, CPU time, which is steadier here than wall time):
+//! - Where the last move's contacts need a rebuild, refreshing the near lists there
+//!   instead and cutting the contacts from them. The density correction's first pass had
+//!   rebuilt the near lists in every such substep (14 of a 30k honey block's 24, 40 of
+//!   the fan's 63), so that rebuild would come early and the contacts' search go. The
+//!   fan's list upkeep over frames 2-8 fell only from 4.06/3.99 to 3.94/3.93 s (cutting
+//!   64k particles' contacts from the near lists is no cheap filter), its CPU time
+//!   21.92/21.42 → 21.54/21.49 s; the 30k block's 4.81/4.62 → 4.81/4.73 s.
+//! - A patch's additions passed as (particle, mover) pairs rather than a list per
+//!   particle (thousands of small allocations per patch): the same lists, a 30k honey
+//!   block's CPU time 4.81/4.90/4.81 → 4.90/4.98/4.86 s.
 
 use std::sync::Arc;
 
