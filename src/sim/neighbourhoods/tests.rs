@@ -105,22 +105,50 @@ fn an_object_a_mover_missed_is_listed_when_it_moves_back() {
     let i = outermost(&liquid.position).unwrap();
     let mut contacts = lists.contacts(&p, &liquid.position);
     assert!(lists.objects.of(i).contains(0));
-    // The object moves 0.45 skin away and the particle 0.3 skin the other way, a mover
-    // (its allowance is half of what the objects' motion leaves of the skin): its search
-    // finds the object just beyond reach.
+    // The object moves 0.45 skin away and the particle 0.5 skin the other way, a mover
+    // (its allowance is 0.9 of what the objects' motion leaves of the skin, 0.495): a
+    // search against where the object stands now would find it beyond reach.
     object[0].x += 0.45 * skin;
-    liquid.position[i].x -= 0.3 * skin;
+    liquid.position[i].x -= 0.5 * skin;
     lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, Some(&object));
-    // The object moves back 0.9 skin (0.45 from where it started) and the particle 0.27
+    // The object moves back 0.9 skin (0.45 from where it started) and the particle 0.45
     // skin towards it (within its allowance): the two are within the object reach.
     object[0].x -= 0.9 * skin;
-    liquid.position[i].x += 0.27 * skin;
+    liquid.position[i].x += 0.45 * skin;
     lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, Some(&object));
-    assert!(liquid.position[i].distance(object[0]) < p.object_reach - 0.05 * skin);
+    assert!(liquid.position[i].distance(object[0]) < p.object_reach - 0.04 * skin);
     assert!(
         lists.objects.of(i).contains(0),
         "the particle misses the object"
     );
+}
+
+/// An object beyond the lists' reach moves towards a liquid particle (less than half a skin:
+/// the lists stand), and then, while the objects stand still (the density passes' refreshes,
+/// which are not told where the objects are), the particle drifts towards it. Its allowance
+/// must count the objects' motion since the lists were built, measured at the last refresh
+/// that was told it: counted as none, the particle drifted 0.8 skin without a search, and
+/// the two met within the object reach unlisted.
+#[test]
+fn a_particle_drifting_towards_objects_that_moved_is_searched_in_time() {
+    let (_, p, mut liquid) = setup(4);
+    let skin = p.skin;
+    let outermost = |x: &[Vec3]| (0..x.len()).max_by(|&a, &b| x[a].x.total_cmp(&x[b].x));
+    let tip = liquid.position[outermost(&liquid.position).unwrap()];
+    let reach = p.object_reach + skin;
+    let mut object = [tip + Vec3::new(reach + 0.02 * skin, 0.0, 0.0)];
+    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &object, None);
+    let i = outermost(&liquid.position).unwrap();
+    let mut contacts = lists.contacts(&p, &liquid.position);
+    assert!(!lists.objects.of(i).contains(0));
+    object[0].x -= 0.45 * skin;
+    lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, Some(&object));
+    for round in 1..=8 {
+        liquid.position[i].x += 0.1 * skin;
+        lists.refresh_for_density(&p, &liquid.position);
+        assert_object_lists_exact(round, &p, &lists, &liquid.position, &object);
+    }
+    assert!(liquid.position[i].distance(object[0]) < p.object_reach - 0.2 * skin);
 }
 
 #[test]
