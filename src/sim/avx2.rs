@@ -13,7 +13,7 @@
 //! (`examples/honey_drop_bench.rs 34 34 26 5`) 0.82/0.85 → 0.79/0.80 s per frame, a 100k
 //! one (`50 50 40 4`) 3.04/3.13 → 2.96/2.89. Wrapped so too and measured within noise: the
 //! adhesion forces, the moves' contact push and the push out of obstacles; and the neighbour
-//! search, no faster built for x86-64-v3 as a whole (`neighbours::cell_grid`).)
+//! search, no faster built for x86-64-v3 as a whole (`neighbours::cell_grid::full_search`).)
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::LazyLock;

@@ -4,7 +4,7 @@
 //! moves' contact push (`moves::contact_push`), and the viscosity couplings' pair weights
 //! (`viscosity_operator::pair_weights`, where nothing is summed). The neighbour searches
 //! keep what is within reach eight at a time too (`keep_within` here, and
-//! `neighbours::cell_grid`'s full search), appending the kept ones with one store
+//! `neighbours::cell_grid::full_search`), appending the kept ones with one store
 //! (`avx2::append_kept`).
 //!
 //! Each of eight lanes sums every eighth neighbour of a row, and the lanes are added up at the
@@ -192,6 +192,14 @@ pub(crate) mod avx2 {
     #[inline]
     pub(crate) unsafe fn gather(points: *const f32, axis: usize, at: __m256i) -> __m256 {
         _mm256_i32gather_ps::<4>(points.add(axis), at)
+    }
+
+    /// The offsets x_i − x_j, per axis, of the points `j` (`at` = j·stride, from `scaled`)
+    /// from `xi`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn offsets(points: *const f32, xi: &[__m256; 3], at: __m256i) -> [__m256; 3] {
+        [0, 1, 2].map(|a| _mm256_sub_ps(xi[a], gather(points, a, at)))
     }
 
     /// j·3 (12-byte points) or j·4 (16-byte points): the first float of each.

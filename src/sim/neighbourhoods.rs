@@ -92,8 +92,8 @@
 //! under the fit of its own search, so the bound must also cover how far G has changed
 //! since the oldest anchor), which raises it. Not built.
 //!
-//! Tried once the full search was 2.4 times faster (`neighbours::cell_grid`), not adopted
-//! (alternating binaries, CPU time, which is steadier here than wall time):
+//! Tried once the full search was 2.4 times faster (`neighbours::cell_grid::full_search`),
+//! not adopted (alternating binaries, CPU time, which is steadier here than wall time):
 //! - Where the last move's contacts need a rebuild, refreshing the near lists there
 //!   instead and cutting the contacts from them. The density correction's first pass had
 //!   rebuilt the near lists in every such substep (14 of a 30k honey block's 24, 40 of
@@ -325,9 +325,10 @@ impl Neighbourhoods {
         // Movers are searched against where the objects were when the lists were built (the
         // grid's own points), not where they are now: an object particle stays within m of
         // there (at most half a skin), while a mover stays within 0.9 (skin − m) of where it
-        // was searched, so an object it misses stays beyond the object reach + 0.1 (skin − m). (Searched against
-        // the objects' current positions, an object that moved away and came back could be
-        // missed while within reach: `an_object_a_mover_missed_is_listed_when_it_moves_back`.)
+        // was searched, so an object it misses stays beyond the object reach + 0.1 (skin − m).
+        // (Searched against the objects' current positions, an object that moved away and
+        // came back could be missed while within reach:
+        // `an_object_a_mover_missed_is_listed_when_it_moves_back`.)
         let reach = p.object_reach + p.skin;
         let built_at = &self.objects_built_at;
         let replaced: Vec<(u32, Vec<u32>)> = movers

@@ -17,9 +17,9 @@ use crate::scene::{AdhesionMatrix, Scene};
 /// near lists about three times a substep (`examples/honey_drop_bench.rs 50 50 40 5`): 3.29
 /// → 3.40 s per frame; the rebuilds' share fell (24% → 20%) by less than the longer lists
 /// cost every pass. Narrower again once the full search was 2.4 times faster (its kept
-/// points stored at once, `neighbours::cell_grid`), 0.4 r and 0.35 r: a 30k honey block
-/// 4.91/4.80 s of CPU at 0.5 r, 4.95/4.91 and 4.91/4.91 s at those, the honey drop's 10
-/// frames 2.19/2.21, 2.22/2.21 and 2.23/2.20 s: within noise.
+/// points stored at once, `neighbours::cell_grid::full_search`), 0.4 r and 0.35 r: a 30k
+/// honey block 4.91/4.80 s of CPU at 0.5 r, 4.95/4.91 and 4.91/4.91 s at those, the honey
+/// drop's 10 frames 2.19/2.21, 2.22/2.21 and 2.23/2.20 s: within noise.
 pub const SKIN_RADII: f32 = 0.5;
 
 /// The skin of the moves' contact lists, in particle radii: wider than the other lists',

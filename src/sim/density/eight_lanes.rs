@@ -116,16 +116,9 @@ mod avx2 {
     use glam::Vec3A;
 
     use crate::sim::eight_lanes::avx2::{
-        add_along, dot, for_blocks, gather, scaled, splat, total, vector_total, Indices,
+        add_along, dot, for_blocks, gather, offsets, scaled, splat, total, vector_total, Indices,
     };
     use crate::sim::kernels::DensityKernel;
-
-    /// The offsets x_i − x_j of the points `j` (`at` = 4j) among 16-byte `points`, per axis.
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    unsafe fn offsets(points: *const f32, xi: &[__m256; 3], at: __m256i) -> [__m256; 3] {
-        [0, 1, 2].map(|a| _mm256_sub_ps(xi[a], gather(points, a, at)))
-    }
 
     /// `DensityKernel::weight_and_slope_sq` on eight squared distances.
     #[target_feature(enable = "avx2")]

@@ -55,7 +55,7 @@ mod avx2 {
     use glam::Vec3;
 
     use crate::sim::eight_lanes::avx2::{
-        add_along, dot, for_blocks, gather, scaled, splat, vector_total, Indices,
+        add_along, dot, for_blocks, offsets, scaled, splat, vector_total, Indices,
     };
 
     /// `super::in_arrays` (no periodic axes), one vector per lane array.
@@ -73,8 +73,7 @@ mod avx2 {
         let (zero, c) = (_mm256_setzero_ps(), _mm256_set1_ps(contact));
         let mut sums = [zero; 3];
         for_blocks(js, x.len(), |_, j, real| {
-            let at = scaled::<3>(j);
-            let d = [0, 1, 2].map(|a| _mm256_sub_ps(xi[a], gather(xs, a, at)));
+            let d = offsets(xs, &xi, scaled::<3>(j));
             let dist = _mm256_sqrt_ps(dot(&d, &d));
             let overlaps = _mm256_and_ps(
                 _mm256_and_ps(

@@ -7,6 +7,7 @@ use glam::Vec3;
 use super::{LiquidPairs, Neighbourhoods};
 use crate::sim::params::Params;
 use crate::sim::tests::{setup, RADIUS};
+use crate::sim::LiquidParticles;
 
 /// Asserts that the near and contact lists hold every liquid pair within their reach.
 fn assert_liquid_lists_exact(
@@ -87,23 +88,54 @@ fn object_lists_stay_exact_as_liquid_falls_onto_an_obstacle() {
     );
 }
 
+/// A small block of liquid and one object particle beyond its outermost particle (its tip)
+/// along x, with the lists built.
+struct ObjectBeyondTheTip {
+    p: Params,
+    liquid: LiquidParticles,
+    object: [Vec3; 1],
+    /// The tip's index (after the build's sort).
+    tip: usize,
+    lists: Neighbourhoods,
+    contacts: LiquidPairs,
+}
+
+/// `ObjectBeyondTheTip` with the object `beyond` skins further than the object lists' reach
+/// (object reach + skin) from the tip.
+fn an_object_beyond_the_tip(beyond: f32) -> ObjectBeyondTheTip {
+    let (_, p, mut liquid) = setup(4);
+    let outermost = |x: &[Vec3]| (0..x.len()).max_by(|&a, &b| x[a].x.total_cmp(&x[b].x));
+    let tip = liquid.position[outermost(&liquid.position).unwrap()];
+    let object = [tip + Vec3::new(p.object_reach + (1.0 + beyond) * p.skin, 0.0, 0.0)];
+    let lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &object, None);
+    let tip = outermost(&liquid.position).unwrap();
+    let contacts = lists.contacts(&p, &liquid.position);
+    ObjectBeyondTheTip {
+        p,
+        liquid,
+        object,
+        tip,
+        lists,
+        contacts,
+    }
+}
+
 /// An object the liquid's search missed, which then moves back towards it: the liquid
 /// particle stays within its allowance of where its objects were last searched, the object
 /// within half a skin of where the lists were built, yet the two close by more than the skin.
 /// A mover must be searched against where the objects were when the lists were built.
 #[test]
 fn an_object_a_mover_missed_is_listed_when_it_moves_back() {
-    let (_, p, mut liquid) = setup(4);
+    // The object within the lists' reach at first.
+    let ObjectBeyondTheTip {
+        p,
+        mut liquid,
+        mut object,
+        tip: i,
+        mut lists,
+        mut contacts,
+    } = an_object_beyond_the_tip(-0.65);
     let skin = p.skin;
-    // The liquid's outermost particle along x, and one object particle beyond it, within
-    // the lists' reach at first.
-    let outermost = |x: &[Vec3]| (0..x.len()).max_by(|&a, &b| x[a].x.total_cmp(&x[b].x));
-    let tip = liquid.position[outermost(&liquid.position).unwrap()];
-    let reach = p.object_reach + skin;
-    let mut object = [tip + Vec3::new(reach - 0.65 * skin, 0.0, 0.0)];
-    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &object, None);
-    let i = outermost(&liquid.position).unwrap();
-    let mut contacts = lists.contacts(&p, &liquid.position);
     assert!(lists.objects.of(i).contains(0));
     // The object moves 0.45 skin away and the particle 0.5 skin the other way, a mover
     // (its allowance is 0.9 of what the objects' motion leaves of the skin, 0.495): a
@@ -131,15 +163,15 @@ fn an_object_a_mover_missed_is_listed_when_it_moves_back() {
 /// the two met within the object reach unlisted.
 #[test]
 fn a_particle_drifting_towards_objects_that_moved_is_searched_in_time() {
-    let (_, p, mut liquid) = setup(4);
+    let ObjectBeyondTheTip {
+        p,
+        mut liquid,
+        mut object,
+        tip: i,
+        mut lists,
+        mut contacts,
+    } = an_object_beyond_the_tip(0.02);
     let skin = p.skin;
-    let outermost = |x: &[Vec3]| (0..x.len()).max_by(|&a, &b| x[a].x.total_cmp(&x[b].x));
-    let tip = liquid.position[outermost(&liquid.position).unwrap()];
-    let reach = p.object_reach + skin;
-    let mut object = [tip + Vec3::new(reach + 0.02 * skin, 0.0, 0.0)];
-    let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &object, None);
-    let i = outermost(&liquid.position).unwrap();
-    let mut contacts = lists.contacts(&p, &liquid.position);
     assert!(!lists.objects.of(i).contains(0));
     object[0].x -= 0.45 * skin;
     lists.refresh_for_contacts(&mut contacts, &p, &liquid.position, Some(&object));

@@ -62,7 +62,7 @@ mod avx2 {
 
     use super::{Strength, LANES};
     use crate::sim::eight_lanes::avx2::{
-        add_along, dot, for_blocks, gather, scaled, splat, vector_total, Indices,
+        add_along, dot, for_blocks, offsets, scaled, splat, vector_total, Indices,
     };
 
     /// `in_arrays` (no periodic axes), one vector per lane array.
@@ -90,8 +90,7 @@ mod avx2 {
                 strengths(k.as_ptr())
             };
             let at = scaled::<3>(j);
-            let d = [0, 1, 2].map(|a| _mm256_sub_ps(xi[a], gather(xs, a, at)));
-            let w = [0, 1, 2].map(|a| _mm256_sub_ps(vi[a], gather(vs, a, at)));
+            let (d, w) = (offsets(xs, &xi, at), offsets(vs, &vi, at));
             add_along(&mut sums, &d, _mm256_mul_ps(k, dot(&d, &w)));
         });
         Vec3::from_array(vector_total(&sums))

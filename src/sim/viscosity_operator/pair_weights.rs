@@ -53,7 +53,7 @@ mod avx2 {
     use glam::Vec3;
 
     use super::CubicSpline;
-    use crate::sim::eight_lanes::avx2::{dot, for_blocks, gather, scaled, splat, Indices};
+    use crate::sim::eight_lanes::avx2::{dot, for_blocks, offsets, scaled, splat, Indices};
 
     /// `super::pair_weights` (no periodic axes), eight lanes at a time into `out`, which
     /// holds the row's length rounded up to whole blocks.
@@ -73,8 +73,7 @@ mod avx2 {
         assert!(out.len() >= js.len().next_multiple_of(8));
         let at_out = out.as_mut_ptr();
         for_blocks(js, x.len(), |start, j, _| {
-            let at = scaled::<3>(j);
-            let d = [0, 1, 2].map(|a| _mm256_sub_ps(xi[a], gather(xs, a, at)));
+            let d = offsets(xs, &xi, scaled::<3>(j));
             _mm256_storeu_ps(at_out.add(start), laplacian_weight(kernel, dot(&d, &d)));
         });
     }

@@ -12,7 +12,7 @@ fn brute(points: &[Vec3], space: &Space, radius: f32) -> Vec<Vec<u32>> {
         .collect()
 }
 
-fn scattered(n: usize, size: f32) -> Vec<Vec3> {
+pub(super) fn scattered(n: usize, size: f32) -> Vec<Vec3> {
     // A deterministic low-discrepancy scatter.
     (0..n)
         .map(|i| {
@@ -176,56 +176,4 @@ fn a_grid_renumbered_by_blocks_lists_as_a_fresh_grid_of_the_renumbered_points() 
     occupied.sort_unstable_by_key(|b| (b.z, b.y, b.x));
     occupied.dedup();
     assert_eq!(blocks.len() - 1, occupied.len());
-}
-
-/// The AVX2 search keeps the same points in the same order as the blocks of 16, on runs of
-/// every length from one cell's few points to rows of crowded cells (both copies are called
-/// directly, whichever the CPU would run).
-#[cfg(target_arch = "x86_64")]
-#[test]
-fn the_avx2_search_keeps_what_the_blocks_keep() {
-    if crate::sim::eight_lanes::test_data::no_avx2() {
-        return;
-    }
-    let space = Space::from_parts(Vec3::ZERO, Vec3::ONE, [false; 3]);
-    let points = scattered(6000, 1.0);
-    let (mut runs, mut kept) = (std::collections::BTreeSet::new(), 0);
-    for radius in [0.04, 0.06, 0.08, 0.1, 0.2] {
-        let grid = CellGrid::build(&points, radius, space);
-        let in_cell_order = grid.in_cell_order(&points);
-        for &q in &points {
-            for &(a, b) in grid.around(grid.key(q)).iter() {
-                let run = a as usize..b as usize;
-                let mut expected = Vec::new();
-                grid.keep_within_reach_in_blocks(
-                    &in_cell_order,
-                    run.clone(),
-                    q,
-                    radius * radius,
-                    &mut expected,
-                );
-                let mut got = Vec::new();
-                // SAFETY: the CPU has AVX2 (`no_avx2` said no).
-                unsafe {
-                    avx2::keep_within_reach(
-                        &in_cell_order,
-                        &grid.order,
-                        run.clone(),
-                        q,
-                        radius * radius,
-                        &mut got,
-                    )
-                };
-                assert_eq!(got, expected, "query {q}, run {run:?}");
-                runs.insert(run.len());
-                kept += got.len();
-            }
-        }
-    }
-    // Runs of every length up to two blocks of eight, and longer ones.
-    assert!((1..=16).all(|n| runs.contains(&n)), "{runs:?}");
-    assert!(
-        runs.last() > Some(&100) && kept > 10_000,
-        "{runs:?}, {kept}"
-    );
 }
