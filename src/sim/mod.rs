@@ -17,6 +17,7 @@ pub mod neighbours;
 mod objects;
 mod params;
 pub mod phases;
+mod picking;
 pub mod state;
 mod substep;
 mod viscosity_classic;

@@ -112,6 +112,7 @@ use rayon::prelude::*;
 
 use super::neighbours::{CellGrid, NeighbourList};
 use super::params::Params;
+use super::picking::indices_where;
 use super::LiquidParticles;
 
 mod liquid_pairs;
@@ -293,18 +294,15 @@ impl Neighbourhoods {
         };
         let budget = p.skin - objects_moved;
         let far = self.far_from_objects(p, objects_moved);
-        let movers: Vec<u32> = (0..liquid.len() as u32)
-            .into_par_iter()
-            .filter(|&i| {
-                let x = liquid[i as usize];
-                if far(x) {
-                    // Its list must be empty, however far it has moved.
-                    !self.objects.of(i as usize).is_empty()
-                } else {
-                    x.distance(self.liquid_anchor[i as usize]) > OBJECT_LIST_LIQUID_SHARE * budget
-                }
-            })
-            .collect();
+        let movers = indices_where(liquid.len(), |i| {
+            let x = liquid[i];
+            if far(x) {
+                // Its list must be empty, however far it has moved.
+                !self.objects.of(i).is_empty()
+            } else {
+                x.distance(self.liquid_anchor[i]) > OBJECT_LIST_LIQUID_SHARE * budget
+            }
+        });
         if movers.is_empty() {
             return;
         }

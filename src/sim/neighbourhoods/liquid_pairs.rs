@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::PATCH_LIMIT;
 use crate::sim::neighbours::{CellGrid, NeighbourList, Space};
+use crate::sim::picking::indices_where;
 
 /// Liquid–liquid pairs within `reach`, patched for movers.
 pub struct LiquidPairs {
@@ -49,10 +50,7 @@ impl LiquidPairs {
         // searched.
         let drift = |i: usize| (liquid[i] - shift - self.anchor[i]).length();
         let is_mover = |drifted: f32| drifted > 0.5 * skin;
-        let movers: Vec<u32> = (0..n as u32)
-            .into_par_iter()
-            .filter(|&i| is_mover(drift(i as usize)))
-            .collect();
+        let movers = indices_where(n, |i| is_mover(drift(i)));
         if movers.is_empty() {
             return;
         }
@@ -103,13 +101,10 @@ fn search_around(
     let around: Vec<u32> = if space.is_periodic() {
         Vec::new()
     } else {
-        (0..liquid.len() as u32)
-            .into_par_iter()
-            .filter(|&i| {
-                let x = liquid[i as usize];
-                x.cmpge(lo).all() && x.cmple(hi).all()
-            })
-            .collect()
+        indices_where(liquid.len(), |i| {
+            let x = liquid[i];
+            x.cmpge(lo).all() && x.cmple(hi).all()
+        })
     };
     if around.is_empty() || around.len() == liquid.len() {
         let grid = CellGrid::build(liquid, reach, space);
