@@ -161,6 +161,13 @@ const LIFT_LIMIT_RADII: f32 = 1.0;
 /// a limit of 8.9e-4; the worst single frame 1.1-2.5e-3 (no carry: 5.9e-4-1.2e-3). The
 /// carried steps persist across frames, so a frame file stores them and a resumed bake
 /// continues bit-identically (`cache::particles`).
+///
+/// Measured again at `6cd3ece` (the same seven radii, `examples/rest_probe.rs RADIUS 10 10 8
+/// 2 10`; `gloop bench --frames 10`, alternating binaries), the limit still binds: 0.7 gave
+/// 3.1-5.8e-4 m/s over the window; 0.75 gave 3.3-7.0e-4, for a honey drop 0.134/0.122 →
+/// 0.118/0.117 s per frame (5.8 → 5.5 passes per substep) and no gain on the fan; 0.8 went
+/// over the limit at two radii (9.5e-4 and 9.7e-4 at 4.96 and 4.98 mm). Not changed: 5% on
+/// one demo was not worth a resting tank a fifth noisier.
 const CARRY: f32 = 0.7;
 
 /// One correction pass over all liquid particles (positions only). Returns the largest
