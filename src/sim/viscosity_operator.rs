@@ -127,6 +127,26 @@ pub(super) struct Couplings<'a> {
     walls: Rows<(Vec3, Vec3)>,
 }
 
+/// The verdicts on a row's pairs when all the liquid has one viscosity, `scale_mu` = scale·μ:
+/// k_ij = scale_mu · w for a pair within the support, `None` beyond it (w ≤ 0), as
+/// `Couplings::build` judges any pair, without a branch per pair or a look at j.
+///
+/// Judged pair by pair as the general rule does, a pair's branch on its weight went either
+/// way at random (a third of a near row lies beyond the support) and its verdict was pushed
+/// with a capacity check. Measured with a temporary timer per solve (two rounds, alternating
+/// binaries; the same bits): the couplings' build took 2.2/2.1 → 1.6/1.5 ms on the honey
+/// drop's frames 2-13 and 12.1/11.6 → 8.4/8.2 ms on the fan's 2-4; the honey drop's 12
+/// frames (`examples/frame_profile.rs`, three rounds) 1.59/1.63/1.56 → 1.49/1.52/1.51 s.
+/// (Inlined into the build's closure, it moved the compiler's inlining elsewhere and the fan
+/// lost what it gained.)
+#[inline(never)]
+fn one_viscosity_verdicts(weights: &[f32], scale_mu: f32, verdicts: &mut Vec<Option<Strength>>) {
+    verdicts.extend(weights.iter().map(|&w| {
+        let beyond_support = w <= 0.0;
+        (!beyond_support).then_some(Strength::new(scale_mu * w))
+    }));
+}
+
 impl<'a> Couplings<'a> {
     pub(super) fn build(
         p: &Params,
@@ -148,6 +168,9 @@ impl<'a> Couplings<'a> {
             .list
             .pick_first(|i, row, weights: &mut Vec<f32>, verdicts| {
                 pair_weights(&p.space, &kernel, x, i, row, weights);
+                if let Some(mu) = shared_mu.filter(|&mu| mu > 0.0) {
+                    return one_viscosity_verdicts(weights, scale * mu, verdicts);
+                }
                 verdicts.extend(row.into_iter().zip(weights.iter()).map(|(j, &w)| {
                     if w <= 0.0 {
                         return None;
@@ -284,6 +307,22 @@ mod tests {
             let f = lattice_factor(&CubicSpline::new(4.0 * r), r);
             assert!((f - 0.69811).abs() < 1e-4, "lattice factor {f}");
         }
+    }
+
+    /// One viscosity's verdicts are the general rule's: `None` at and below zero weight, else
+    /// the strength of scale·μ·w.
+    #[test]
+    fn one_viscositys_verdicts_are_the_pairs_own() {
+        let weights = [-0.0, 0.0, -1.0, 1e-30, 0.37, 2.5, f32::MIN_POSITIVE];
+        let scale_mu = 3.7e-5;
+        let mut verdicts = Vec::new();
+        one_viscosity_verdicts(&weights, scale_mu, &mut verdicts);
+        let general: Vec<Option<Strength>> = weights
+            .iter()
+            .map(|&w| (w > 0.0).then(|| Strength::new(scale_mu * w)))
+            .collect();
+        assert_eq!(verdicts, general);
+        assert_eq!(verdicts.iter().flatten().count(), 4);
     }
 
     #[test]
