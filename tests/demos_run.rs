@@ -143,8 +143,9 @@ fn fan_runs_without_nan_or_liquid_inside_its_blades() {
 }
 
 /// At the fan's true resolution (r = 1 mm, 9 × 3 steps) the gel meets the turning blades in
-/// frames 4-7 and no particle gets inside them. (Liquid beside a blade's edge was once taken
-/// for tunnelled and thrown over the blade, `sim::moves::obstacle_push`.)
+/// frames 4-7 and no particle gets inside them: the stops' judgement of what is inside a
+/// blade and what is beside its edge (`sim::moves::obstacle_push`) holds where the demo is
+/// baked, not only at the coarse radius above.
 #[test]
 fn full_resolution_fan_keeps_the_gel_out_of_its_blades_on_impact() {
     let (scene, closest) = run_fan(1.0, 10);
