@@ -211,17 +211,17 @@ fn obstacle_push(p: &Params, xi: Vec3, objects: &ObjectParticles, near: Row) -> 
         }
         let n = objects.normal[k];
         let height = d.dot(n);
-        if objects.one_sided[k] && height < 0.0 {
-            if dist * dist - height * height < patch2 {
-                let needed = p.object_contact - height;
-                if deepest_behind.is_none_or(|(h, _)| needed > h) {
-                    deepest_behind = Some((needed, n));
-                }
-                continue;
+        let behind = objects.one_sided[k] && height < 0.0;
+        if behind && dist * dist - height * height < patch2 {
+            let needed = p.object_contact - height;
+            if deepest_behind.is_none_or(|(h, _)| needed > h) {
+                deepest_behind = Some((needed, n));
             }
-        } else {
-            in_front = true;
+            continue;
         }
+        // Behind but beside the patch, it is pushed away as from one in front, without
+        // counting as in front.
+        in_front |= !behind;
         let depth = p.object_contact - dist;
         let away = if dist > 0.0 { d / dist } else { n };
         direction += away * depth;

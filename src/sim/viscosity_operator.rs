@@ -161,24 +161,24 @@ impl<'a> Couplings<'a> {
         let x = &liquid.position;
         // One viscosity for all the liquid (most scenes) is looked up once, not per pair: the
         // material of j is a load from anywhere in memory. (The pair's mean of two equal
-        // values is that value exactly, so the strengths are the same bits.)
-        let shared_mu = shared_value(mu).copied();
+        // values is that value exactly, so the strengths are the same bits as the general
+        // rule's, which a shared viscosity of zero still takes: every verdict `None`.)
+        let shared_mu = shared_value(mu).copied().filter(|&mu| mu > 0.0);
         let strength = lists
             .near
             .list
             .pick_first(|i, row, weights: &mut Vec<f32>, verdicts| {
                 pair_weights(&p.space, &kernel, x, i, row, weights);
-                if let Some(mu) = shared_mu.filter(|&mu| mu > 0.0) {
+                if let Some(mu) = shared_mu {
                     return one_viscosity_verdicts(weights, scale * mu, verdicts);
                 }
                 verdicts.extend(row.into_iter().zip(weights.iter()).map(|(j, &w)| {
                     if w <= 0.0 {
                         return None;
                     }
-                    let mu_ij = shared_mu.unwrap_or_else(|| {
-                        0.5 * (mu[liquid.material[i] as usize]
-                            + mu[liquid.material[j as usize] as usize])
-                    });
+                    let mu_ij = 0.5
+                        * (mu[liquid.material[i] as usize]
+                            + mu[liquid.material[j as usize] as usize]);
                     (mu_ij > 0.0).then(|| Strength::new(scale * mu_ij * w))
                 }));
             });
