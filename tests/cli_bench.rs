@@ -31,20 +31,55 @@ fn bench_reports_a_row_per_scene() {
     let number = |i: usize| fields[i].parse::<f64>().unwrap();
     assert_eq!(number(1) as usize, sim.liquid().len(), "{row}");
     assert_eq!(number(2) as usize, sim.object_positions().len(), "{row}");
-    assert!(number(3) > 0.0, "seconds per frame: {row}");
-    assert!(number(4) > 0.0, "pairs per second: {row}");
-    assert!(number(5) > 0.0 && number(6) > 0.0, "memory: {row}");
+    assert!(number(3) > 0.0, "median seconds per frame: {row}");
+    assert!(number(4) > 0.0, "mean seconds per frame: {row}");
+    assert!(number(5) > 0.0, "pairs per second: {row}");
+    assert!(number(6) > 0.0 && number(7) > 0.0, "memory: {row}");
     // The simulation's live heap holds at least its particles' positions and velocities.
-    assert!(number(7) >= 24.0, "heap per particle: {row}");
-    let passes = number(8);
+    assert!(number(8) >= 24.0, "heap per particle: {row}");
+    let passes = number(9);
     assert!(
         passes >= 0.0 && passes <= scene.settings.max_density_iterations as f64,
         "density passes per substep: {row}"
     );
-    let capped: f64 = fields[9].trim_end_matches('%').parse().unwrap();
+    let capped: f64 = fields[10].trim_end_matches('%').parse().unwrap();
     assert!(
         (0.0..=100.0).contains(&capped),
         "share of capped substeps: {row}"
     );
-    assert!(number(10) >= 0.0, "worst compression: {row}");
+    assert!(number(11) >= 0.0, "worst compression: {row}");
+}
+
+/// `--substeps`, `--moves` and `--viscosity` change every scene run, name the row after what
+/// they changed, and are checked like a scene file's settings before anything runs.
+#[test]
+fn bench_runs_scenes_with_other_steps_and_refuses_impossible_ones() {
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("tiny.json");
+    bake_support::tiny_scene(3).save(&path).unwrap();
+    let path = path.to_str().unwrap();
+    let bench = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_gloop"))
+            .args(["bench", "--frames", "1", path])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = bench(&["--substeps", "1", "--moves", "2", "--viscosity", "classic"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let label = format!("{path}[substeps=1,moves=2,classic]");
+    assert!(
+        stdout.lines().any(|l| l.starts_with(&label)),
+        "no row {label} in {stdout}"
+    );
+    let out = bench(&["--substeps", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("substeps"), "{stderr}");
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("liquid"),
+        "a table was printed: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }

@@ -12,6 +12,11 @@
 //! density correction stopped at the pass cap rather than at the tolerance, and the largest
 //! compression such a substep left.
 //!
+//! `--substeps`, `--moves` and `--viscosity` run every scene with other steps or the paper's
+//! explicit viscosity instead of its own, to measure what a scene's settings cost; such a row
+//! is named with what was changed (`honey-drop[substeps=2]`) and shows no target, since the
+//! targets are for the demos as they are.
+//!
 //! Each scene runs in a child process of its own
 //! (`gloop bench-one`), so one scene's heap never inflates or hides another's peak. Nothing is
 //! written to disk.
@@ -22,8 +27,87 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::heap_meter;
+use gloop::scene::ViscosityModel;
 use gloop::{GloopError, Result, Scene, Simulation};
 use serde::{Deserialize, Serialize};
+
+/// What `gloop bench` may change in every scene it runs.
+#[derive(clap::Args, Clone, Debug, Default, PartialEq)]
+pub struct Overrides {
+    /// Run every scene with this many substeps per frame instead of its own.
+    #[arg(long)]
+    pub substeps: Option<u32>,
+    /// Run every scene with this many moves per substep instead of its own.
+    #[arg(long)]
+    pub moves: Option<u32>,
+    /// Run every scene with this viscosity model instead of its own: `implicit` (Gloop's,
+    /// in physical units) or `classic` (the paper's explicit momentum exchange).
+    #[arg(long, value_parser = parse_viscosity_model)]
+    pub viscosity: Option<ViscosityModel>,
+}
+
+impl Overrides {
+    fn apply(&self, scene: &mut Scene) {
+        let settings = &mut scene.settings;
+        settings.substeps = self.substeps.unwrap_or(settings.substeps);
+        settings.moves = self.moves.unwrap_or(settings.moves);
+        settings.viscosity_model = self.viscosity.unwrap_or(settings.viscosity_model);
+    }
+
+    /// A row's name: the scene's, with what was changed in brackets.
+    fn label(&self, name: &str) -> String {
+        let mut changed = Vec::new();
+        if let Some(n) = self.substeps {
+            changed.push(format!("substeps={n}"));
+        }
+        if let Some(n) = self.moves {
+            changed.push(format!("moves={n}"));
+        }
+        if let Some(model) = self.viscosity {
+            changed.push(viscosity_model_name(model).to_string());
+        }
+        if changed.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}[{}]", changed.join(","))
+        }
+    }
+
+    /// The same overrides as arguments for a `gloop bench-one` child.
+    fn to_args(&self) -> Vec<String> {
+        let mut args = Vec::new();
+        if let Some(n) = self.substeps {
+            args.extend(["--substeps".to_string(), n.to_string()]);
+        }
+        if let Some(n) = self.moves {
+            args.extend(["--moves".to_string(), n.to_string()]);
+        }
+        if let Some(model) = self.viscosity {
+            args.extend([
+                "--viscosity".to_string(),
+                viscosity_model_name(model).to_string(),
+            ]);
+        }
+        args
+    }
+}
+
+fn parse_viscosity_model(text: &str) -> std::result::Result<ViscosityModel, String> {
+    match text {
+        "implicit" => Ok(ViscosityModel::Implicit),
+        "classic" => Ok(ViscosityModel::Classic),
+        _ => Err(format!(
+            "'{text}' is not a viscosity model (implicit, classic)"
+        )),
+    }
+}
+
+fn viscosity_model_name(model: ViscosityModel) -> &'static str {
+    match model {
+        ViscosityModel::Implicit => "implicit",
+        ViscosityModel::Classic => "classic",
+    }
+}
 
 #[derive(Serialize, Deserialize)]
 struct Row {
@@ -31,6 +115,9 @@ struct Row {
     liquid: usize,
     object: usize,
     median_s: f64,
+    /// Mean seconds per frame: unlike the median, it moves when a few heavy frames (an impact)
+    /// change.
+    mean_s: f64,
     pairs_per_s: f64,
     peak_bytes: u64,
     bytes_per_particle: f64,
@@ -45,7 +132,7 @@ struct Row {
     worst_compression: f64,
 }
 
-pub fn run(frames: u32, scenes: &[String]) -> Result<()> {
+pub fn run(frames: u32, scenes: &[String], overrides: &Overrides) -> Result<()> {
     if frames == 0 {
         return Err(GloopError::Other("--frames must be at least 1".into()));
     }
@@ -55,28 +142,28 @@ pub fn run(frames: u32, scenes: &[String]) -> Result<()> {
         scenes.to_vec()
     };
     // Load everything first so a typo fails before minutes of benchmarking.
-    let loaded: Vec<(String, Scene)> = names
-        .iter()
-        .map(|n| load(n).map(|s| (n.clone(), s)))
-        .collect::<Result<_>>()?;
+    for name in &names {
+        load(name, overrides)?;
+    }
     println!(
         "gloop bench: {frames} frames per scene, {} threads",
         rayon::current_num_threads()
     );
     let mut rows = Vec::new();
-    for (name, _) in loaded {
-        eprintln!("  running {name} ...");
-        rows.push(run_child(&name, frames)?);
+    for name in &names {
+        eprintln!("  running {} ...", overrides.label(name));
+        rows.push(run_child(name, frames, overrides)?);
     }
-    print_table(&rows);
+    print_table(&rows, overrides);
     Ok(())
 }
 
 /// Runs one scene in a fresh `gloop bench-one` process and parses its result line.
-fn run_child(name: &str, frames: u32) -> Result<Row> {
+fn run_child(name: &str, frames: u32, overrides: &Overrides) -> Result<Row> {
     let exe = std::env::current_exe().map_err(|e| GloopError::Other(e.to_string()))?;
     let out = Command::new(&exe)
         .args(["bench-one", "--frames", &frames.to_string(), name])
+        .args(overrides.to_args())
         .output()
         .map_err(|e| GloopError::io(&exe, e))?;
     if !out.status.success() {
@@ -92,25 +179,36 @@ fn run_child(name: &str, frames: u32) -> Result<Row> {
 }
 
 /// `gloop bench-one`: benchmarks one scene in this process and prints its row as JSON.
-pub fn run_one(frames: u32, name: &str) -> Result<()> {
-    let scene = load(name)?;
-    let row = bench_scene(name, &scene, frames)?;
+pub fn run_one(frames: u32, name: &str, overrides: &Overrides) -> Result<()> {
+    let scene = load(name, overrides)?;
+    let row = bench_scene(&overrides.label(name), &scene, frames)?;
     println!("{}", serde_json::to_string(&row).expect("a row serializes"));
     Ok(())
 }
 
-fn load(name: &str) -> Result<Scene> {
-    if super::demo_names().contains(&name) {
-        return super::demo_scene(name);
+/// A demo or scene file, with the overrides applied (and checked: `--substeps 0` is refused
+/// here, before any benchmarking, as a scene file saying so would be).
+fn load(name: &str, overrides: &Overrides) -> Result<Scene> {
+    let mut scene = if super::demo_names().contains(&name) {
+        super::demo_scene(name)?
+    } else if Path::new(name).exists() {
+        Scene::load(Path::new(name))?
+    } else {
+        return Err(GloopError::Other(format!(
+            "'{name}' is neither a demo ({}) nor a scene file",
+            super::demo_names().join(", ")
+        )));
+    };
+    if *overrides != Overrides::default() {
+        overrides.apply(&mut scene);
+        scene.validate().map_err(|e| {
+            GloopError::Other(format!(
+                "{name} with {}: {e}",
+                overrides.to_args().join(" ")
+            ))
+        })?;
     }
-    let path = Path::new(name);
-    if path.exists() {
-        return Scene::load(path);
-    }
-    Err(GloopError::Other(format!(
-        "'{name}' is neither a demo ({}) nor a scene file",
-        super::demo_names().join(", ")
-    )))
+    Ok(scene)
 }
 
 fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
@@ -152,6 +250,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         liquid,
         object,
         median_s,
+        mean_s: total / frames as f64,
         pairs_per_s: pairs as f64 / total.max(1e-12),
         peak_bytes: peak,
         bytes_per_particle: peak.saturating_sub(baseline) as f64 / particles as f64,
@@ -173,28 +272,34 @@ fn target(name: &str) -> &'static str {
     }
 }
 
-fn print_table(rows: &[Row]) {
+/// The table, one row per scene. The targets column is left out when the scenes were changed.
+fn print_table(rows: &[Row], overrides: &Overrides) {
+    let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(14);
+    let changed = *overrides != Overrides::default();
     println!(
-        "{:<14} {:>9} {:>9} {:>13} {:>14} {:>10} {:>10} {:>10} {:>15} {:>7} {:>9}  target",
+        "{:<width$} {:>9} {:>9} {:>13} {:>14} {:>14} {:>10} {:>10} {:>10} {:>15} {:>7} {:>9}  {}",
         "scene",
         "liquid",
         "object",
         "s/frame(med)",
+        "s/frame(mean)",
         "pairs/s",
         "peak MB",
         "B/particle",
         "heap B/p",
         "passes/substep",
         "capped",
-        "worst ρ%"
+        "worst ρ%",
+        if changed { "" } else { "target" }
     );
     for r in rows {
         println!(
-            "{:<14} {:>9} {:>9} {:>13.4} {:>14.3e} {:>10.1} {:>10.0} {:>10.0} {:>15.1} {:>6.0}% {:>9.2}  {}",
+            "{:<width$} {:>9} {:>9} {:>13.4} {:>14.4} {:>14.3e} {:>10.1} {:>10.0} {:>10.0} {:>15.1} {:>6.0}% {:>9.2}  {}",
             r.name,
             r.liquid,
             r.object,
             r.median_s,
+            r.mean_s,
             r.pairs_per_s,
             r.peak_bytes as f64 / 1e6,
             r.bytes_per_particle,
@@ -202,7 +307,7 @@ fn print_table(rows: &[Row]) {
             r.density_passes,
             100.0 * r.capped_share,
             100.0 * r.worst_compression,
-            target(&r.name)
+            if changed { "" } else { target(&r.name) }
         );
     }
 }
@@ -218,4 +323,64 @@ fn proc_status_bytes(key: &str) -> Option<u64> {
         .parse()
         .ok()?;
     Some(kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct BenchOneArgs {
+        #[command(flatten)]
+        overrides: Overrides,
+    }
+
+    /// A child `gloop bench-one` must run the scene the parent was asked for: the overrides
+    /// survive the trip through its arguments.
+    #[test]
+    fn overrides_reach_the_child_unchanged() {
+        let cases = [
+            Overrides::default(),
+            Overrides {
+                substeps: Some(2),
+                ..Overrides::default()
+            },
+            Overrides {
+                substeps: Some(3),
+                moves: Some(5),
+                viscosity: Some(ViscosityModel::Classic),
+            },
+            Overrides {
+                viscosity: Some(ViscosityModel::Implicit),
+                ..Overrides::default()
+            },
+        ];
+        for overrides in cases {
+            let args = std::iter::once("bench-one".to_string()).chain(overrides.to_args());
+            let parsed = BenchOneArgs::try_parse_from(args).unwrap().overrides;
+            assert_eq!(parsed, overrides);
+        }
+    }
+
+    #[test]
+    fn overrides_change_only_what_they_name() {
+        let mut scene = super::super::demo_scene("honey-drop").unwrap();
+        let own = scene.settings.clone();
+        Overrides {
+            moves: Some(own.moves + 3),
+            ..Overrides::default()
+        }
+        .apply(&mut scene);
+        assert_eq!(scene.settings.moves, own.moves + 3);
+        assert_eq!(scene.settings.substeps, own.substeps);
+        assert_eq!(scene.settings.viscosity_model, own.viscosity_model);
+        let overrides = Overrides {
+            substeps: Some(2),
+            viscosity: Some(ViscosityModel::Classic),
+            ..Overrides::default()
+        };
+        assert_eq!(overrides.label("fan"), "fan[substeps=2,classic]");
+        assert_eq!(Overrides::default().label("fan"), "fan");
+    }
 }

@@ -65,6 +65,8 @@ enum Command {
         frames: u32,
         /// Demo names or scene files (default: every demo).
         scenes: Vec<String>,
+        #[command(flatten)]
+        overrides: bench::Overrides,
     },
     /// One scene of `gloop bench`, run in its own process; prints a JSON row.
     #[command(hide = true)]
@@ -72,6 +74,8 @@ enum Command {
         #[arg(long)]
         frames: u32,
         scene: String,
+        #[command(flatten)]
+        overrides: bench::Overrides,
     },
     /// Run the physical validation scenes and report PASS/FAIL per check.
     Validate {
@@ -129,8 +133,16 @@ pub fn run() -> i32 {
             };
             mesh::run(&dir, frames, settings).map(|()| 0)
         }
-        Command::Bench { frames, scenes } => bench::run(frames, &scenes).map(|()| 0),
-        Command::BenchOne { frames, scene } => bench::run_one(frames, &scene).map(|()| 0),
+        Command::Bench {
+            frames,
+            scenes,
+            overrides,
+        } => bench::run(frames, &scenes, &overrides).map(|()| 0),
+        Command::BenchOne {
+            frames,
+            scene,
+            overrides,
+        } => bench::run_one(frames, &scene, &overrides).map(|()| 0),
         Command::Validate { names } => validate::run(&names),
     };
     match result {
