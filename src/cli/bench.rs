@@ -1,6 +1,6 @@
 //! `gloop bench`: solver speed and memory on the demos (or given scene files).
 //!
-//! Per scene: median wall-clock seconds per frame, neighbour pairs processed per second
+//! Per scene: median and mean wall-clock seconds per frame, neighbour pairs processed per second
 //! (`FrameStats::neighbour_pairs` over solver time), and peak memory per particle, two ways:
 //! - resident set: the rise of the process's peak resident set (`VmHWM`) over its resident set
 //!   before the simulation was built, divided by liquid + object particles: what the OS sees,

@@ -57,8 +57,8 @@ enum Command {
         #[arg(long, default_value_t = SurfaceSettings::default().smoothness)]
         smoothness: f32,
     },
-    /// Measure solver speed and memory: median seconds per frame, neighbour pairs per second,
-    /// peak memory per particle.
+    /// Measure solver speed and memory: median and mean seconds per frame, neighbour pairs per
+    /// second, peak memory per particle.
     Bench {
         /// Frames to simulate per scene.
         #[arg(long, default_value_t = 10)]
