@@ -83,3 +83,21 @@ fn bench_runs_scenes_with_other_steps_and_refuses_impossible_ones() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// No frames is refused with a message, by `gloop bench` and by its hidden child alike,
+/// rather than a median of nothing (which panicked in the child).
+#[test]
+fn bench_refuses_zero_frames() {
+    for command in ["bench", "bench-one"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_gloop"))
+            .args([command, "--frames", "0", "honey-drop"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command}: {stderr}");
+        assert!(
+            stderr.contains("--frames must be at least 1"),
+            "{command}: {stderr}"
+        );
+    }
+}

@@ -133,9 +133,7 @@ struct Row {
 }
 
 pub fn run(frames: u32, scenes: &[String], overrides: &Overrides) -> Result<()> {
-    if frames == 0 {
-        return Err(GloopError::Other("--frames must be at least 1".into()));
-    }
+    at_least_one(frames)?;
     let names: Vec<String> = if scenes.is_empty() {
         super::demo_names().iter().map(|s| s.to_string()).collect()
     } else {
@@ -155,6 +153,14 @@ pub fn run(frames: u32, scenes: &[String], overrides: &Overrides) -> Result<()> 
         rows.push(run_child(name, frames, overrides)?);
     }
     print_table(&rows, overrides);
+    Ok(())
+}
+
+/// A median needs a frame.
+fn at_least_one(frames: u32) -> Result<()> {
+    if frames == 0 {
+        return Err(GloopError::Other("--frames must be at least 1".into()));
+    }
     Ok(())
 }
 
@@ -180,6 +186,7 @@ fn run_child(name: &str, frames: u32, overrides: &Overrides) -> Result<Row> {
 
 /// `gloop bench-one`: benchmarks one scene in this process and prints its row as JSON.
 pub fn run_one(frames: u32, name: &str, overrides: &Overrides) -> Result<()> {
+    at_least_one(frames)?;
     let scene = load(name, overrides)?;
     let row = bench_scene(&overrides.label(name), &scene, frames)?;
     println!("{}", serde_json::to_string(&row).expect("a row serializes"));
