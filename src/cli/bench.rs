@@ -54,41 +54,48 @@ impl Overrides {
         settings.viscosity_model = self.viscosity.unwrap_or(settings.viscosity_model);
     }
 
-    /// A row's name: the scene's, with what was changed in brackets.
+    /// What the overrides change, as (flag, value), in the flags' order.
+    fn changes(&self) -> Vec<(&'static str, String)> {
+        [
+            ("substeps", self.substeps.map(|n| n.to_string())),
+            ("moves", self.moves.map(|n| n.to_string())),
+            (
+                "viscosity",
+                self.viscosity.map(|m| viscosity_model_name(m).to_string()),
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(flag, value)| Some((flag, value?)))
+        .collect()
+    }
+
+    fn change_nothing(&self) -> bool {
+        self.changes().is_empty()
+    }
+
+    /// A row's name: the scene's, with what was changed in brackets (a count with what it
+    /// counts, a model by its name: `honey-drop[substeps=2,classic]`).
     fn label(&self, name: &str) -> String {
-        let mut changed = Vec::new();
-        if let Some(n) = self.substeps {
-            changed.push(format!("substeps={n}"));
+        if self.change_nothing() {
+            return name.to_string();
         }
-        if let Some(n) = self.moves {
-            changed.push(format!("moves={n}"));
-        }
-        if let Some(model) = self.viscosity {
-            changed.push(viscosity_model_name(model).to_string());
-        }
-        if changed.is_empty() {
-            name.to_string()
-        } else {
-            format!("{name}[{}]", changed.join(","))
-        }
+        let shown: Vec<String> = self
+            .changes()
+            .into_iter()
+            .map(|(flag, value)| match flag {
+                "viscosity" => value,
+                _ => format!("{flag}={value}"),
+            })
+            .collect();
+        format!("{name}[{}]", shown.join(","))
     }
 
     /// The same overrides as arguments for a `gloop bench-one` child.
     fn to_args(&self) -> Vec<String> {
-        let mut args = Vec::new();
-        if let Some(n) = self.substeps {
-            args.extend(["--substeps".to_string(), n.to_string()]);
-        }
-        if let Some(n) = self.moves {
-            args.extend(["--moves".to_string(), n.to_string()]);
-        }
-        if let Some(model) = self.viscosity {
-            args.extend([
-                "--viscosity".to_string(),
-                viscosity_model_name(model).to_string(),
-            ]);
-        }
-        args
+        self.changes()
+            .into_iter()
+            .flat_map(|(flag, value)| [format!("--{flag}"), value])
+            .collect()
     }
 }
 
@@ -206,7 +213,7 @@ fn load(name: &str, overrides: &Overrides) -> Result<Scene> {
             super::demo_names().join(", ")
         )));
     };
-    if *overrides != Overrides::default() {
+    if !overrides.change_nothing() {
         overrides.apply(&mut scene);
         scene.validate().map_err(|e| {
             GloopError::Other(format!(
@@ -282,7 +289,7 @@ fn target(name: &str) -> &'static str {
 /// The table, one row per scene. The targets column is left out when the scenes were changed.
 fn print_table(rows: &[Row], overrides: &Overrides) {
     let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(14);
-    let changed = *overrides != Overrides::default();
+    let changed = !overrides.change_nothing();
     println!(
         "{:<width$} {:>9} {:>9} {:>13} {:>14} {:>14} {:>10} {:>10} {:>10} {:>15} {:>7} {:>9}  {}",
         "scene",
