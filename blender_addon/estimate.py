@@ -1,12 +1,15 @@
 """Live particle-count and memory estimate for the scene panel.
 
 The same rules as the bake's cap check (`src/scene/validate.rs`): liquid fills its volume on a
-2r lattice, obstacles are sampled every 2r over their surface, emitters emit rate × seconds.
+2r lattice, obstacles are sampled every 2r over their surface, emitters emit their flow over a
+(2r)³ particle volume for as long as they run.
 Computed from the objects' own meshes (not evaluated, so drawing the panel never forces a
 depsgraph evaluation) and cached until the mesh or transform changes.
 """
 
 import numpy as np
+
+from . import emission
 
 # Solver memory per particle: position, velocity, forces, colour, neighbour lists (~40
 # neighbours × 4 bytes) and the spatial grid; a deliberately round upper estimate.
@@ -63,8 +66,10 @@ def estimate(scene, objects, frames):
     for ob in objects:
         s = ob.gloop
         if s.type == "EMITTER":
-            emitting = max(0, min(s.emit_frame_end, frames[1]) - s.emit_frame_start + 1)
-            liquid += int(np.ceil(s.emit_rate * emitting / fps))
+            emitting = max(0, min(s.emit_frame_end, frames[1]) - s.emit_frame_start)
+            derived = emission.resolve(s, volume_and_area(ob)[1], r)
+            per_second = 0.0 if isinstance(derived, str) else derived[2]
+            liquid += int(np.ceil(per_second * emitting / fps))
             continue
         volume, area = volume_and_area(ob)
         if s.type == "LIQUID":

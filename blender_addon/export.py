@@ -12,7 +12,9 @@ import os
 
 import numpy as np
 
-SCENE_FORMAT_VERSION = 1
+from . import emission
+
+SCENE_FORMAT_VERSION = 2
 # Relative tolerance when deciding whether an object moved or deformed between frames.
 MOTION_TOLERANCE = 1e-6
 
@@ -157,12 +159,7 @@ def _role(ob, liquids, solids):
         return {
             "type": "emitter",
             "material": material["name"],
-            "emission": {
-                "rate": s.emit_rate,
-                "speed": s.emit_speed,
-                "frame_start": s.emit_frame_start,
-                "frame_end": s.emit_frame_end,
-            },
+            "emission": emission.exported(s),
         }
     material = _solid_material(s)
     _add_material(solids, material, ob.name)

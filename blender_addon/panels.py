@@ -5,7 +5,7 @@ import bpy
 from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
-from . import estimate, export, operators
+from . import emission, estimate, export, operators
 
 # User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
 LIQUID_PRESET_SUBDIR = "gloop/liquid"
@@ -97,8 +97,21 @@ class PHYSICS_PT_gloop_emitter(_PhysicsPanel, bpy.types.Panel):
         s = context.object.gloop
         layout = self.layout
         layout.use_property_split = True
-        layout.prop(s, "emit_rate", text="Rate (particles/s)")
-        layout.prop(s, "emit_speed", text="Speed (m/s)")
+        layout.prop(s, "emit_mode")
+        if s.emit_mode in {"FLOW", "FLOW_SPEED"}:
+            layout.prop(s, "emit_flow", text="Flow (mL/s)")
+        if s.emit_mode in {"SPEED", "FLOW_SPEED"}:
+            layout.prop(s, "emit_speed")
+        area = estimate.volume_and_area(context.object)[1]
+        derived = emission.resolve(s, area, context.scene.gloop.particle_radius)
+        col = layout.column(align=True)
+        col.label(text=f"Nozzle {area * 1e6:.1f} mm²")
+        if isinstance(derived, str):
+            col.label(text=derived, icon="ERROR")
+        else:
+            flow, speed, per_second = derived
+            col.label(text=f"{flow / emission.ML:.2f} mL/s at {speed:.3f} m/s")
+            col.label(text=f"{per_second:,.0f} particles/s")
         col = layout.column(align=True)
         col.prop(s, "emit_frame_start", text="Frame Start")
         col.prop(s, "emit_frame_end", text="End")

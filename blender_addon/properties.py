@@ -147,11 +147,32 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
     )
 
     # Emitter.
-    emit_rate: FloatProperty(
-        name="Rate", default=2000.0, min=0.0, description="Particles emitted per second"
+    emit_mode: EnumProperty(
+        name="Set By",
+        items=[
+            ("FLOW", "Flow", "Volume flow; the speed is the flow over the nozzle's area"),
+            ("SPEED", "Speed", "Exit speed; the flow is the speed times the nozzle's area"),
+            (
+                "FLOW_SPEED",
+                "Flow and Speed",
+                "Both; a stream narrower than the nozzle leaves through its middle",
+            ),
+        ],
+        default="FLOW",
+    )
+    emit_flow: FloatProperty(
+        name="Flow",
+        default=10.0,
+        min=0.0,
+        soft_max=1000.0,
+        description="Volume of liquid emitted per second, mL/s",
     )
     emit_speed: FloatProperty(
-        name="Speed", default=0.5, description="Speed along the surface normal, m/s"
+        name="Speed",
+        default=0.2,
+        min=0.0,
+        unit="VELOCITY",
+        description="Speed along the surface normal, m/s",
     )
     emit_frame_start: IntProperty(name="Start", default=1)
     emit_frame_end: IntProperty(name="End", default=50)

@@ -172,8 +172,9 @@ fn read_surface<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDi
 /// `validate_scene(path) -> dict`: loads and validates a scene file (JSON or binary), raising
 /// GloopError with the offending object or field named. Returns a summary: `objects` (a list
 /// of dicts with `name`, `role`, `material`, `triangles`, and world-space `bounds_min` /
-/// `bounds_max` at the first frame), the frame range, and `warnings`: what the bake will not
-/// give as asked (a list of sentences, usually empty).
+/// `bounds_max` at the first frame; an emitter's `flow` in m³/s, `speed` in m/s and
+/// `particles_per_second` as the bake derives them), the frame range, and `warnings`: what
+/// the bake will not give as asked (a list of sentences, usually empty).
 #[pyfunction]
 fn validate_scene<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
     let scene = py.detach(|| Scene::load(&path)).map_err(to_py)?;
@@ -204,6 +205,15 @@ fn validate_scene<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
         o.set_item("triangles", object.mesh.triangles.len())?;
         o.set_item("bounds_min", lo.to_array())?;
         o.set_item("bounds_max", hi.to_array())?;
+        if let crate::scene::Role::Emitter { emission, .. } = &object.role {
+            let area = crate::geometry::nozzle_area(object, scene.settings.frame_start);
+            let resolved = emission
+                .resolve(area, scene.settings.particle_radius)
+                .expect("validated");
+            o.set_item("flow", resolved.flow)?;
+            o.set_item("speed", resolved.speed)?;
+            o.set_item("particles_per_second", resolved.particles_per_second)?;
+        }
         objects.append(o)?;
     }
     dict.set_item("objects", objects)?;

@@ -47,6 +47,17 @@ fn a_truncated_file_is_refused_by_name() {
 }
 
 #[test]
+fn a_binary_of_an_older_format_is_refused_with_a_way_out() {
+    let mut bytes = sample().to_binary();
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let msg = message(Scene::from_binary(&bytes, Path::new("old.gloop")));
+    assert!(
+        msg.contains("old.gloop") && msg.contains("older Gloop") && msg.contains("export"),
+        "{msg}"
+    );
+}
+
+#[test]
 fn a_newer_format_is_refused() {
     let mut bytes = sample().to_binary();
     bytes[8..12].copy_from_slice(&(SCENE_FORMAT_VERSION + 1).to_le_bytes());

@@ -110,9 +110,11 @@ fn an_emitter_emits_the_expected_count() {
         name: "Spout".into(),
         role: Role::Emitter {
             material: "honey".into(),
+            // Scene format 1's particle rate, still read as a flow of rate × (2r)³.
             emission: Emission {
-                rate,
-                speed: 0.5,
+                flow: None,
+                rate: Some(rate),
+                speed: Some(0.5),
                 frame_start: 3,
                 frame_end: 21,
             },

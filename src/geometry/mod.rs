@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use glam::Vec3;
 
-use crate::scene::TriMesh;
+use crate::scene::{SceneObject, TriMesh};
 
 pub use fill::fill_closed_mesh;
 pub use motion::world_vertices;
@@ -47,6 +47,13 @@ pub fn enclosed_volume(vertices: &[Vec3], triangles: &[[u32; 3]]) -> f32 {
         })
         .sum();
     (sum / 6.0) as f32
+}
+
+/// The area of an emitter's surface at `frame`, where the bake samples its nozzle: what an
+/// emission's flow or speed alone is divided or multiplied by.
+pub fn nozzle_area(object: &SceneObject, frame: i32) -> f32 {
+    let vertices = world_vertices(&object.mesh, &object.motion, frame as f32);
+    surface_area(&vertices, &object.mesh.triangles)
 }
 
 pub fn surface_area(vertices: &[Vec3], triangles: &[[u32; 3]]) -> f32 {

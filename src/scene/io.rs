@@ -7,6 +7,11 @@ use std::path::Path;
 use super::{Scene, SCENE_FORMAT_VERSION};
 use crate::error::{GloopError, Result};
 
+/// The oldest binary scene format this build reads. Postcard stores no field names, so a
+/// binary file can only be read with the types it was written from; JSON files of every
+/// version load, their missing fields taking their defaults.
+pub const OLDEST_BINARY_VERSION: u32 = 2;
+
 /// First bytes of a binary scene file.
 pub const SCENE_MAGIC: &[u8; 8] = b"GLOOPSCN";
 
@@ -28,6 +33,16 @@ impl Scene {
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
         check_version(version, origin)?;
+        if version < OLDEST_BINARY_VERSION {
+            return Err(GloopError::file(
+                origin,
+                format!(
+                    "scene format version {version} is from an older Gloop, whose binary form \
+                     this one no longer reads; export the scene again (JSON scene files of \
+                     version {version} still load)"
+                ),
+            ));
+        }
         let scene: Scene = postcard::from_bytes(&bytes[12..]).map_err(|e| {
             let what = match e {
                 postcard::Error::DeserializeUnexpectedEnd => "the file is truncated".to_string(),

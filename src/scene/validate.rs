@@ -225,13 +225,11 @@ impl Scene {
                 }
             }
             Role::Emitter { emission, .. } => {
-                let e = emission;
-                if !(e.rate.is_finite() && e.rate >= 0.0 && e.speed.is_finite()) {
-                    return Err(GloopError::scene(format!(
-                        "{label}: emission rate must be a non-negative number and speed finite"
-                    )));
-                }
-                if e.frame_end < e.frame_start {
+                let area = geometry::nozzle_area(object, self.settings.frame_start);
+                emission
+                    .resolve(area, self.settings.particle_radius)
+                    .map_err(|why| GloopError::scene(format!("{label}: {why}")))?;
+                if emission.frame_end < emission.frame_start {
                     return Err(GloopError::scene(format!(
                         "{label}: emission frame_end is before frame_start"
                     )));
@@ -258,8 +256,12 @@ pub fn estimate_particles(object: &super::SceneObject, settings: &super::Setting
             (geometry::surface_area(&world, &object.mesh.triangles) as f64 / (s * s)) as u64
         }
         Role::Emitter { emission, .. } => {
-            let frames = (emission.frame_end - emission.frame_start + 1).max(0) as f64;
-            (emission.rate as f64 * frames / settings.fps as f64).ceil() as u64
+            let frames = (emission.frame_end - emission.frame_start).max(0) as f64;
+            let area = geometry::nozzle_area(object, settings.frame_start);
+            let per_second = emission
+                .resolve(area, radius)
+                .map_or(0.0, |e| e.particles_per_second);
+            (per_second * frames / settings.fps as f64).ceil() as u64
         }
     }
 }

@@ -1,25 +1,39 @@
-//! Emitters: liquid enters the scene from an object's surface, at a rate and speed over a frame
-//! range. How many particles have been emitted is a pure function of time, so a resumed bake
-//! emits exactly what an uninterrupted one would.
+//! Emitters: liquid enters the scene through an object's surface, its nozzle, at a volume
+//! flow and speed over a frame range.
+//!
+//! Emission is continuous. The stream leaves the nozzle packed as liquid at rest is: in
+//! layers, each of `stream area / (2r)²` particles (rounded), one layer every `2r / speed`
+//! seconds (exactly so when that count is whole: the rounding leaves the spacing within
+//! `0.5 / count` of 2r). Each layer has its own instant, and joins the liquid at the end of the
+//! substep it left in, where the flow has carried it by then. The stream is then evenly spaced
+//! at any substep count. (Releasing each substep's particles together poured one slab per
+//! substep with gaps between them: beads.)
+//!
+//! How many particles have been emitted is a pure function of time, `floor(R · t)` for R
+//! particles per second, so the volume is the flow's to within one particle, and a resumed
+//! bake emits exactly what an uninterrupted one would.
 
 use glam::Vec3;
 
 use super::LiquidParticles;
 use crate::geometry::{self, SurfaceSample};
-use crate::scene::{Emission, Role, Scene};
+use crate::scene::{Emission, ResolvedEmission, Role, Scene, SceneObject};
 
 pub struct Emitter {
     object: usize,
-    samples: Vec<SurfaceSample>,
+    /// Nozzle points, centre first: each layer has one particle at each.
+    points: Vec<SurfaceSample>,
     emission: Emission,
+    resolved: ResolvedEmission,
     material: u16,
     colour: [f32; 3],
 }
 
 impl Emitter {
-    /// Every emitter of the scene; nozzle points are the surface sampled at the lattice spacing.
+    /// Every emitter of the scene, its nozzle sampled at the scene's first frame.
     pub fn all(scene: &Scene) -> Vec<Emitter> {
         let r = scene.settings.particle_radius;
+        let frame = scene.settings.frame_start;
         scene
             .objects
             .iter()
@@ -29,13 +43,16 @@ impl Emitter {
                     return None;
                 };
                 let m = scene.materials.liquid_index(material).expect("validated");
-                let frame = scene.settings.frame_start as f32;
-                let vertices = geometry::world_vertices(&object.mesh, &object.motion, frame);
-                let samples = geometry::sample_surface(&vertices, &object.mesh.triangles, 2.0 * r);
+                let area = geometry::nozzle_area(object, frame);
+                let resolved = emission.resolve(area, r).expect("validated");
+                let per_layer = (resolved.stream_area / (4.0 * r as f64 * r as f64)).round();
+                let vertices = geometry::world_vertices(&object.mesh, &object.motion, frame as f32);
+                let triangles = &object.mesh.triangles;
                 Some(Emitter {
                     object: index,
-                    samples,
+                    points: nozzle_points(&vertices, triangles, r, per_layer.max(1.0) as usize),
                     emission: emission.clone(),
+                    resolved,
                     material: m as u16,
                     colour: scene.materials.liquids[m].colour,
                 })
@@ -48,31 +65,165 @@ impl Emitter {
         let e = &self.emission;
         let active =
             (frame - e.frame_start as f64).clamp(0.0, (e.frame_end - e.frame_start) as f64);
-        (e.rate as f64 * active / fps as f64 + 1e-9).floor() as u64
+        (self.resolved.particles_per_second * active / fps as f64 + 1e-9).floor() as u64
     }
 
-    /// Emits the particles due between `from` and `to` (fractional frames). Nozzle points are
-    /// used round-robin; particles due at the same point in one batch are stacked outward.
+    /// The fractional frame at which the layer of particle `k` leaves the nozzle.
+    fn layer_frame(&self, k: u64, fps: f32) -> f64 {
+        let per_layer = self.points.len() as u64;
+        let particles_before = (k / per_layer * per_layer) as f64;
+        self.emission.frame_start as f64
+            + particles_before * fps as f64 / self.resolved.particles_per_second
+    }
+
+    /// Emits the particles due between `from` and `to` (fractional frames), each where the
+    /// flow has carried it by `to`: out along the nozzle's normal at the emission speed, with
+    /// the nozzle's own motion, and falling since its layer left.
     pub fn emit(&self, scene: &Scene, from: f64, to: f64, liquid: &mut LiquidParticles) -> usize {
         let fps = scene.settings.fps;
-        let (start, end) = (self.emitted_by(from, fps), self.emitted_by(to, fps));
-        if end <= start || self.samples.is_empty() {
+        let (first, end) = (self.emitted_by(from, fps), self.emitted_by(to, fps));
+        if end <= first || self.points.is_empty() {
             return 0;
         }
         let object = &scene.objects[self.object];
-        let vertices = geometry::world_vertices(&object.mesh, &object.motion, to as f32);
+        let nozzle_then = Nozzle::at(object, from);
+        let nozzle_now = Nozzle::at(object, to);
+        let substep_seconds = ((to - from) / fps as f64) as f32;
         let r = scene.settings.particle_radius;
-        let n = self.samples.len() as u64;
-        for k in start..end {
-            let s = &self.samples[(k % n) as usize];
-            let normal =
-                geometry::triangle_normal(&vertices, object.mesh.triangles[s.triangle as usize]);
-            let layer = ((k - start) / n) as f32;
-            let position =
-                s.position(&vertices, &object.mesh.triangles) + normal * r * (1.0 + 2.0 * layer);
-            let velocity: Vec3 = normal * self.emission.speed;
-            liquid.push(position, velocity, self.material, self.colour);
+        let gravity = scene.settings.gravity;
+        let per_layer = self.points.len() as u64;
+        for k in first..end {
+            let point = &self.points[(k % per_layer) as usize];
+            let left = self.layer_frame(k, fps).min(to);
+            let (start, start_normal) = nozzle_then.point(point);
+            let (end_point, end_normal) = nozzle_now.point(point);
+            // The nozzle is where it was when the layer left (held at the substep's start
+            // for a layer that left before it).
+            let share = ((left - from) / (to - from)).clamp(0.0, 1.0) as f32;
+            let at_exit = start.lerp(end_point, share);
+            let normal = start_normal
+                .lerp(end_normal, share)
+                .normalize_or(end_normal);
+            let nozzle_velocity = (end_point - start) / substep_seconds;
+            let exit_velocity = normal * self.resolved.speed + nozzle_velocity;
+            let age = ((to - left) / fps as f64) as f32;
+            let position = at_exit + normal * r + exit_velocity * age + 0.5 * gravity * age * age;
+            liquid.push(
+                position,
+                exit_velocity + gravity * age,
+                self.material,
+                self.colour,
+            );
         }
-        (end - start) as usize
+        (end - first) as usize
+    }
+}
+
+/// Emitters that pour faster than they ask: a flow too large to leave the nozzle at the
+/// given speed leaves at the speed the nozzle's area makes it (`Emission::resolve`).
+pub fn speed_warnings(scene: &Scene) -> Vec<String> {
+    let r = scene.settings.particle_radius;
+    scene
+        .objects
+        .iter()
+        .filter_map(|object| {
+            let Role::Emitter { emission, .. } = &object.role else {
+                return None;
+            };
+            let asked = emission.speed?;
+            let area = geometry::nozzle_area(object, scene.settings.frame_start);
+            let resolved = emission.resolve(area, r).ok()?;
+            (resolved.speed > asked).then(|| {
+                format!(
+                    "emitter '{}': a flow of {:.3} mL/s cannot leave its {:.1} mm² nozzle at \
+                     {asked} m/s; it leaves at {:.3} m/s",
+                    object.name,
+                    resolved.flow * 1e6,
+                    area * 1e6,
+                    resolved.speed
+                )
+            })
+        })
+        .collect()
+}
+
+/// An emitter's surface posed at one instant.
+struct Nozzle<'a> {
+    vertices: Vec<Vec3>,
+    triangles: &'a [[u32; 3]],
+}
+
+impl<'a> Nozzle<'a> {
+    fn at(object: &'a SceneObject, frame: f64) -> Self {
+        Nozzle {
+            vertices: geometry::world_vertices(&object.mesh, &object.motion, frame as f32),
+            triangles: &object.mesh.triangles,
+        }
+    }
+
+    /// A nozzle point's position and the outward normal of its triangle.
+    fn point(&self, sample: &SurfaceSample) -> (Vec3, Vec3) {
+        let triangle = self.triangles[sample.triangle as usize];
+        (
+            sample.position(&self.vertices, self.triangles),
+            geometry::triangle_normal(&self.vertices, triangle),
+        )
+    }
+}
+
+/// `count` points on the nozzle, spread at the liquid lattice's density of one per (2r)² and
+/// ordered centre first; only the `count` nearest its centre are kept, so a stream narrower
+/// than its nozzle leaves through the middle.
+///
+/// The surface sampler keeps its points at least 0.85 of its spacing apart, which packs them
+/// denser than the lattice. Its spacing is widened by the square root of that excess, twice,
+/// which brings the density within a few percent of the lattice's; then narrowed, if need be,
+/// until there are `count` points.
+fn nozzle_points(
+    vertices: &[Vec3],
+    triangles: &[[u32; 3]],
+    r: f32,
+    count: usize,
+) -> Vec<SurfaceSample> {
+    let area = geometry::surface_area(vertices, triangles);
+    let lattice_density = 1.0 / (4.0 * r * r);
+    let mut spacing = 2.0 * r;
+    let mut samples = geometry::sample_surface(vertices, triangles, spacing);
+    for _ in 0..2 {
+        if area <= 0.0 || samples.len() < 2 {
+            break;
+        }
+        let density = samples.len() as f32 / area;
+        spacing *= (density / lattice_density).sqrt();
+        samples = geometry::sample_surface(vertices, triangles, spacing);
+    }
+    for _ in 0..20 {
+        if samples.len() >= count {
+            break;
+        }
+        spacing *= 0.9;
+        samples = geometry::sample_surface(vertices, triangles, spacing);
+    }
+    let centre = area_centroid(vertices, triangles);
+    let distance = |s: &SurfaceSample| s.position(vertices, triangles).distance_squared(centre);
+    // A stable sort: points equally far from the centre keep the sampler's order.
+    samples.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+    samples.truncate(count.max(1));
+    samples
+}
+
+/// The centroid of a surface, each triangle weighted by its area.
+fn area_centroid(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Vec3 {
+    let (mut weighted, mut total) = (Vec3::ZERO, 0.0f32);
+    for t in triangles {
+        let [a, b, c] = t.map(|i| vertices[i as usize]);
+        let area = 0.5 * (b - a).cross(c - a).length();
+        weighted += area * (a + b + c) / 3.0;
+        total += area;
+    }
+    if total > 0.0 {
+        weighted / total
+    } else {
+        vertices.iter().copied().sum::<Vec3>() / vertices.len().max(1) as f32
     }
 }

@@ -40,12 +40,14 @@ use neighbourhoods::Neighbourhoods;
 use objects::ObjectParticles;
 use params::Params;
 
-/// Warnings about a scene that bakes, but not as it asks: today, liquids thinner than asked
-/// under the classic viscosity model. Cheap (no particles are made), so callers check before
-/// a bake starts.
+/// Warnings about a scene that bakes, but not as it asks: liquids thinner than asked under
+/// the classic viscosity model, emitters pouring faster than asked. Cheap (no particles are
+/// made), so callers check before a bake starts.
 pub fn scene_warnings(scene: &Scene) -> Result<Vec<String>> {
     let params = Params::new(scene).map_err(GloopError::scene)?;
-    Ok(viscosity_classic::shortfall_warnings(scene, &params))
+    let mut warnings = viscosity_classic::shortfall_warnings(scene, &params);
+    warnings.extend(emitters::speed_warnings(scene));
+    Ok(warnings)
 }
 
 /// A running simulation of one scene.

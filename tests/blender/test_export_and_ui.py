@@ -98,7 +98,7 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     nozzle.name = "Nozzle"
     nozzle.gloop.type = "EMITTER"
     nozzle.gloop.liquid_preset = "PAINT_RED"
-    nozzle.gloop.emit_rate, nozzle.gloop.emit_frame_end = 500.0, 3
+    nozzle.gloop.emit_flow, nozzle.gloop.emit_frame_end = 12.5, 3
     # The pass cap defaults to the solver's (src/scene/settings.rs) and travels as set.
     defaults = type(scene.gloop).bl_rna.properties
     assert defaults["max_density_iterations"].default == 100
@@ -122,7 +122,9 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     assert liquids["honey"]["viscosity"] == pytest.approx(19.0)
     assert liquids["paint_red"]["miscible"] is True
     emitter = next(o for o in data["objects"] if o["name"] == "Nozzle")
-    assert emitter["role"]["emission"]["rate"] == pytest.approx(500.0)
+    # Set by flow (the default): the speed is left for the bake to derive from the mesh.
+    assert emitter["role"]["emission"]["flow"] == pytest.approx(12.5e-6)
+    assert emitter["role"]["emission"]["speed"] is None
     assert data["materials"]["solids"][0]["name"] == "wood"
     # A new scene bakes with the solver's default viscosity model, in physical units.
     assert data["settings"]["viscosity_model"] == "implicit"
@@ -138,6 +140,14 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
         assert rust[ob.name]["bounds_min"] == pytest.approx(world.min(axis=0), abs=1e-5)
         assert rust[ob.name]["bounds_max"] == pytest.approx(world.max(axis=0), abs=1e-5)
     assert rust["Honey Ball"]["triangles"] == 16 * 8 * 2 - 2 * 16
+    # What the emission panel shows is what the bake derives from the exported mesh.
+    area = addon.estimate.volume_and_area(nozzle)[1]
+    flow, speed, per_second = addon.emission.resolve(
+        nozzle.gloop, area, scene.gloop.particle_radius
+    )
+    assert rust["Nozzle"]["flow"] == pytest.approx(flow, rel=1e-5)
+    assert rust["Nozzle"]["speed"] == pytest.approx(speed, rel=1e-3)
+    assert rust["Nozzle"]["particles_per_second"] == pytest.approx(per_second, rel=1e-5)
     assert summary["frame_start"] == 1 and summary["frame_end"] == 5
 
 

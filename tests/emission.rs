@@ -1,0 +1,231 @@
+//! Emitters pour a continuous, evenly spaced stream at any substep count, emit exactly the
+//! volume their flow promises, and refuse flows and speeds that make no sense.
+mod common;
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use glam::Vec3;
+use gloop::scene::{Emission, Scene};
+use gloop::Simulation;
+
+const R: f32 = 0.001;
+const NOZZLE_HEIGHT: f32 = 0.3;
+const NOZZLE_RADIUS: f32 = 0.003;
+
+fn emission(flow: Option<f32>, speed: Option<f32>) -> Emission {
+    Emission {
+        flow,
+        speed,
+        rate: None,
+        frame_start: 1,
+        frame_end: 1000,
+    }
+}
+
+/// A 3 mm honey nozzle at r = 1 mm, 30 cm up, pouring at `speed` with the flow its area gives.
+fn pour_scene(substeps: u32, speed: f32, gravity: Vec3) -> Scene {
+    pour_scene_from(NOZZLE_RADIUS, substeps, speed, gravity)
+}
+
+fn pour_scene_from(nozzle_radius: f32, substeps: u32, speed: f32, gravity: Vec3) -> Scene {
+    let mut settings = common::settings(R, 100);
+    settings.substeps = substeps;
+    settings.gravity = gravity;
+    // Deep enough to hold a second's fall.
+    settings.domain.min = Vec3::new(-1.0, -1.0, -10.0);
+    settings.domain.max = Vec3::splat(1.0);
+    let nozzle = common::disc_nozzle(
+        "Nozzle",
+        Vec3::new(0.0, 0.0, NOZZLE_HEIGHT),
+        nozzle_radius,
+        emission(None, Some(speed)),
+    );
+    Scene::new(settings, common::materials(), vec![nozzle])
+}
+
+fn bake(scene: &Scene, frames: usize) -> Simulation {
+    let mut sim = Simulation::new(scene).unwrap();
+    let cancel = AtomicBool::new(false);
+    for _ in 0..frames {
+        let stats = sim.step_frame(&cancel).unwrap();
+        assert_eq!(stats.removed, 0, "nothing may leave the domain");
+    }
+    sim
+}
+
+/// For every particle of the stream (away from its two ends), the distance down to the next
+/// particle of its column: the nearest one below it within r of its vertical line.
+fn gaps_along_the_stream(positions: &[Vec3], top: f32, bottom: f32) -> Vec<f32> {
+    positions
+        .iter()
+        .filter(|p| p.z < top && p.z > bottom)
+        .filter_map(|p| {
+            positions
+                .iter()
+                .filter(|q| q.z < p.z && (q.truncate() - p.truncate()).length() < R)
+                .map(|q| p.z - q.z)
+                .min_by(f32::total_cmp)
+        })
+        .collect()
+}
+
+#[test]
+fn an_emitted_stream_is_evenly_spaced_at_any_substep_count() {
+    // Without gravity the stream keeps its exit speed, so its spacing is the emitter's own.
+    let speed = 0.4;
+    for substeps in [1, 4, 12] {
+        let sim = bake(&pour_scene(substeps, speed, Vec3::ZERO), 6);
+        let positions = &sim.liquid().position;
+        // 6 frames at 0.4 m/s: a stream 10 cm long below the nozzle; judged away from its ends.
+        let top = NOZZLE_HEIGHT - 5.0 * R;
+        let bottom = NOZZLE_HEIGHT - 0.1 + 10.0 * R;
+        let gaps = gaps_along_the_stream(positions, top, bottom);
+        assert!(gaps.len() > 100, "{substeps} substeps: {} gaps", gaps.len());
+        let mean = gaps.iter().sum::<f32>() / gaps.len() as f32;
+        let widest = gaps.iter().copied().fold(0.0, f32::max);
+        assert!(
+            (mean / (2.0 * R) - 1.0).abs() < 0.1,
+            "{substeps} substeps: mean spacing {:.3} mm, not 2r",
+            mean * 1e3
+        );
+        assert!(
+            widest < 3.0 * R,
+            "{substeps} substeps: a gap of {:.3} mm along the stream",
+            widest * 1e3
+        );
+    }
+}
+
+#[test]
+fn the_volume_emitted_is_the_flow_times_the_time() {
+    // 5 mL/s from the 3 mm nozzle for exactly one second (frames 2 to 26 at 24 fps), falling.
+    let flow = 5e-6;
+    let mut scene = pour_scene(4, 0.0, Vec3::new(0.0, 0.0, -9.81));
+    let gloop::scene::Role::Emitter { emission, .. } = &mut scene.objects[0].role else {
+        unreachable!()
+    };
+    *emission = Emission {
+        flow: Some(flow),
+        speed: None,
+        rate: None,
+        frame_start: 2,
+        frame_end: 26,
+    };
+    let sim = bake(&scene, 30);
+    let particle_volume = (2.0 * R as f64).powi(3);
+    let emitted = sim.liquid().len() as f64 * particle_volume;
+    assert!(
+        (emitted - flow as f64).abs() < particle_volume,
+        "emitted {emitted:.4e} m³, the flow promises {flow:.4e} m³"
+    );
+}
+
+#[test]
+fn a_flow_and_a_speed_pour_through_the_nozzle_middle() {
+    // Half the flow a 5 mm nozzle's area gives at this speed: a stream of half its area.
+    let (speed, nozzle_radius) = (0.4, 0.005);
+    let area = std::f32::consts::PI * nozzle_radius * nozzle_radius;
+    let mut scene = pour_scene_from(nozzle_radius, 4, speed, Vec3::ZERO);
+    let gloop::scene::Role::Emitter { emission, .. } = &mut scene.objects[0].role else {
+        unreachable!()
+    };
+    emission.flow = Some(0.5 * speed * area);
+    let sim = bake(&scene, 6);
+    let positions = &sim.liquid().position;
+    let widest = positions
+        .iter()
+        .map(|p| p.truncate().length())
+        .fold(0.0, f32::max);
+    assert!(
+        widest < 0.8 * nozzle_radius + R,
+        "the stream spreads {:.2} mm from the axis, past half the nozzle's area",
+        widest * 1e3
+    );
+    let gaps = gaps_along_the_stream(positions, NOZZLE_HEIGHT - 5.0 * R, 0.21);
+    let mean = gaps.iter().sum::<f32>() / gaps.len() as f32;
+    assert!(
+        (mean / (2.0 * R) - 1.0).abs() < 0.1,
+        "mean spacing {:.3} mm",
+        mean * 1e3
+    );
+}
+
+fn refusal(flow: Option<f32>, speed: Option<f32>, nozzle_radius: f32) -> String {
+    let mut scene = pour_scene(4, 0.0, Vec3::ZERO);
+    scene.objects[0] =
+        common::disc_nozzle("Spout", Vec3::ZERO, nozzle_radius, emission(flow, speed));
+    match Simulation::new(&scene) {
+        Ok(_) => panic!("flow {flow:?}, speed {speed:?} was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn nonsense_flows_and_speeds_are_refused_naming_the_emitter() {
+    for (flow, speed, field) in [
+        (Some(-1e-6), None, "flow"),
+        (Some(f32::NAN), None, "flow"),
+        (None, Some(-0.3), "speed"),
+        (None, Some(f32::NAN), "speed"),
+        (Some(1e-6), Some(f32::INFINITY), "speed"),
+    ] {
+        let message = refusal(flow, speed, NOZZLE_RADIUS);
+        assert!(
+            message.contains("'Spout'") && message.contains(field),
+            "{message}"
+        );
+    }
+    let message = refusal(None, None, NOZZLE_RADIUS);
+    assert!(message.contains("needs a flow, a speed"), "{message}");
+    let message = refusal(Some(1e-6), Some(0.0), NOZZLE_RADIUS);
+    assert!(message.contains("positive speed"), "{message}");
+    // A nozzle with no area: a flow alone gives no speed, a speed alone no flow.
+    for (flow, speed) in [(Some(1e-6), None), (None, Some(0.3))] {
+        let message = refusal(flow, speed, 0.0);
+        assert!(
+            message.contains("'Spout'") && message.contains("no nozzle area"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn scene_format_1_particle_rates_still_load() {
+    let mut scene = pour_scene(4, 0.4, Vec3::ZERO);
+    scene.version = 1;
+    let json = scene
+        .to_json()
+        .replace("\"flow\": null,", "")
+        .replace("\"rate\": null", "\"rate\": 900.0");
+    let loaded = Scene::from_json(&json, Path::new("old.json")).unwrap();
+    let gloop::scene::Role::Emitter { emission, .. } = &loaded.objects[0].role else {
+        unreachable!()
+    };
+    assert_eq!((emission.rate, emission.flow), (Some(900.0), None));
+    loaded.validate().unwrap();
+}
+
+#[test]
+fn a_flow_too_large_for_its_nozzle_pours_faster_and_says_so() {
+    // Twice the flow the 3 mm nozzle passes at 0.4 m/s: it must leave at 0.8 m/s.
+    let speed = 0.4;
+    let area = std::f32::consts::PI * NOZZLE_RADIUS * NOZZLE_RADIUS;
+    let mut scene = pour_scene(4, speed, Vec3::ZERO);
+    let gloop::scene::Role::Emitter { emission, .. } = &mut scene.objects[0].role else {
+        unreachable!()
+    };
+    emission.flow = Some(2.0 * speed * area);
+    let warnings = gloop::sim::scene_warnings(&scene).unwrap();
+    assert!(
+        warnings.len() == 1 && warnings[0].contains("'Nozzle'") && warnings[0].contains("0.80"),
+        "{warnings:?}"
+    );
+    let sim = bake(&scene, 3);
+    let mean_vz =
+        sim.liquid().velocity.iter().map(|v| v.z).sum::<f32>() / sim.liquid().len() as f32;
+    assert!(
+        (mean_vz + 2.0 * speed).abs() < 0.05 * speed,
+        "mean vz {mean_vz}"
+    );
+}
