@@ -7,6 +7,7 @@
 
 pub mod fan;
 pub mod honey_drop;
+pub mod honey_pour;
 pub mod paint_drops;
 pub mod shapes;
 

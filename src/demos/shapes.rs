@@ -138,6 +138,23 @@ pub fn cylinder(radius: f32, height: f32, segments: u32) -> TriMesh {
     }
 }
 
+/// A flat disc of `radius` in the z = 0 plane, facing down (−z): a nozzle that pours
+/// downward. `segments` triangles fanned from the centre.
+pub fn downward_disc(radius: f32, segments: u32) -> TriMesh {
+    let n = segments.max(3);
+    let mut vertices = vec![Vec3::ZERO];
+    vertices.extend((0..n).map(|i| {
+        let a = TAU * i as f32 / n as f32;
+        Vec3::new(radius * a.cos(), radius * a.sin(), 0.0)
+    }));
+    // Clockwise seen from above, so the normal points down.
+    let triangles = (0..n).map(|i| [0, 1 + (i + 1) % n, 1 + i]).collect();
+    TriMesh {
+        vertices,
+        triangles,
+    }
+}
+
 /// `mesh` with every vertex transformed by `m` (a rigid or positively scaled matrix keeps the
 /// triangles outward-facing).
 pub fn transformed(mesh: &TriMesh, m: Mat4) -> TriMesh {

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+pub mod honey_pour;
 pub mod noise;
 pub mod rest_tank;
 pub mod resting_puddle;
@@ -138,6 +139,12 @@ pub fn scenarios() -> Vec<Scenario> {
             name: "rest-tank",
             description: "honey at rest in a tank: density, stillness, load and volume hold",
             run: rest_tank::run,
+        },
+        Scenario {
+            name: "honey-pour",
+            description:
+                "honey poured onto a plate falls as one straight, even rope and coils where it lands",
+            run: honey_pour::run,
         },
     ]
 }

@@ -1,0 +1,301 @@
+//! `honey-pour`: honey poured from a round nozzle onto a plate falls as one straight, even
+//! rope and coils where it lands.
+//!
+//! Set-up (issue 32): honey (19 Pa·s, 1420 kg/m³) leaves a downward nozzle of radius 4 mm at
+//! 10 mL/s, 6 cm above a no-slip plate, for 3 s. Judged:
+//! - (a) the stream is one connected piece from nozzle to pile in every frame after the first
+//!   touchdown: particles closer than 3r are connected, and the particle nearest the nozzle is
+//!   connected to one on the plate;
+//! - (b) the rope coils: over the last 2 s its touchdown point circles the axis at least 3
+//!   turns in one sense (net angle ≥ 0.8 of the angle travelled), at a radius between 2r and
+//!   2 (νQ/g)^¼;
+//! - (c) the particles emitted are the flow times the time, to within one;
+//! - (d) the upper half of the fall is straight and even: the rope's centre within 0.25 of its
+//!   radius of the axis, and the particle count per slice 4r high varying by at most 12%.
+//!
+//! The touchdown point is where the falling rope meets the pile: going down the rope in slices
+//! 4r high, the last slice before one whose particles spread wider than twice a rope's radius
+//! for their count. Its angle about the axis is followed frame to frame.
+
+use std::f64::consts::{PI, TAU};
+use std::sync::atomic::AtomicBool;
+
+use glam::{IVec3, Vec3};
+use rustc_hash::FxHashMap;
+
+use super::Check;
+use crate::demos::honey_pour as pour;
+use crate::Simulation;
+
+/// What one pour measured.
+#[derive(Clone, Debug, Default)]
+pub struct PourFigures {
+    pub radius: f32,
+    pub fps: f32,
+    pub frames: usize,
+    /// Frames after the first touchdown in which the stream was not one piece.
+    pub broken_frames: usize,
+    pub frames_judged_connected: usize,
+    /// Net and travelled angle of the touchdown point over the last 2 s, radians.
+    pub net_angle: f64,
+    pub travelled_angle: f64,
+    /// Mean distance of the touchdown point from the axis over the last 2 s, metres.
+    pub coil_radius: f64,
+    /// Mean radius of the rope at touchdown, metres.
+    pub touchdown_rope_radius: f64,
+    /// Worst distance of the upper rope's centre from the axis, in rope radii.
+    pub upper_wobble: f64,
+    /// Worst coefficient of variation of the upper rope's particles per slice.
+    pub upper_count_variation: f64,
+    pub emitted: usize,
+    pub expected_emitted: f64,
+    pub mean_substeps: f64,
+}
+
+/// Where the touchdown point is in one frame, and how the upper rope looks.
+struct FrameShape {
+    touchdown: Option<(f64, f64)>,
+    touchdown_rope_radius: f64,
+    upper_wobble: f64,
+    upper_count_variation: f64,
+}
+
+/// The rope's slices, 4r high from just under the nozzle down to the plate: count and centroid.
+fn slices(positions: &[Vec3], r: f32) -> Vec<(usize, f64, f64, f64)> {
+    let height = 4.0 * r;
+    let top = pour::NOZZLE_HEIGHT - r;
+    let n = (top / height).ceil() as usize;
+    let mut sums = vec![(0usize, 0.0f64, 0.0f64, 0.0f64); n];
+    for p in positions {
+        let k = ((top - p.z) / height).floor();
+        if k >= 0.0 && (k as usize) < n {
+            let s = &mut sums[k as usize];
+            s.0 += 1;
+            s.1 += p.x as f64;
+            s.2 += p.y as f64;
+        }
+    }
+    for s in &mut sums {
+        if s.0 > 0 {
+            s.1 /= s.0 as f64;
+            s.2 /= s.0 as f64;
+        }
+    }
+    // Spread: RMS distance from the slice's centroid.
+    for p in positions {
+        let k = ((top - p.z) / height).floor();
+        if k >= 0.0 && (k as usize) < n {
+            let s = &mut sums[k as usize];
+            s.3 += (p.x as f64 - s.1).powi(2) + (p.y as f64 - s.2).powi(2);
+        }
+    }
+    for s in &mut sums {
+        if s.0 > 0 {
+            s.3 = (s.3 / s.0 as f64).sqrt();
+        }
+    }
+    sums
+}
+
+/// A rope slice's radius from its count: count × (2r)³ = π a² × 4r.
+fn rope_radius(count: usize, r: f32) -> f64 {
+    (2.0 * count as f64 * (r as f64).powi(2) / PI).sqrt()
+}
+
+fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
+    let slices = slices(positions, r);
+    // A full disc's RMS distance from its centre is a/√2; twice a rope's radius is a pile.
+    let rope_end = slices
+        .iter()
+        .position(|&(count, _, _, spread)| count == 0 || spread > 2.0 * rope_radius(count, r))
+        .unwrap_or(slices.len());
+    let touchdown = rope_end
+        .checked_sub(1)
+        .map(|k| (slices[k].1, slices[k].2));
+    let touchdown_rope_radius = rope_end
+        .checked_sub(1)
+        .map_or(0.0, |k| rope_radius(slices[k].0, r));
+    // The upper half of the fall: nozzle to midway to the plate.
+    let half = slices.len() / 2;
+    let upper = &slices[..half.min(rope_end)];
+    let mut upper_wobble = 0.0f64;
+    for &(count, x, y, _) in upper {
+        if count > 0 {
+            upper_wobble = upper_wobble.max((x * x + y * y).sqrt() / rope_radius(count, r));
+        }
+    }
+    let counts: Vec<f64> = upper.iter().map(|s| s.0 as f64).collect();
+    let mean = counts.iter().sum::<f64>() / counts.len().max(1) as f64;
+    let variance =
+        counts.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / counts.len().max(1) as f64;
+    FrameShape {
+        touchdown,
+        touchdown_rope_radius,
+        upper_wobble,
+        upper_count_variation: if mean > 0.0 { variance.sqrt() / mean } else { 0.0 },
+    }
+}
+
+/// Whether the particle nearest the nozzle is linked to one on the plate through particles
+/// closer than 3r to each other.
+fn nozzle_linked_to_plate(positions: &[Vec3], r: f32) -> bool {
+    let link = 3.0 * r;
+    let cell = |p: Vec3| (p / link).floor().as_ivec3();
+    let mut grid: FxHashMap<IVec3, Vec<u32>> = FxHashMap::default();
+    for (i, p) in positions.iter().enumerate() {
+        grid.entry(cell(*p)).or_default().push(i as u32);
+    }
+    let Some(start) = (0..positions.len()).max_by(|&a, &b| positions[a].z.total_cmp(&positions[b].z))
+    else {
+        return false;
+    };
+    let on_plate = |p: Vec3| p.z < pour::PLATE_TOP + 2.0 * r;
+    let mut seen = vec![false; positions.len()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    while let Some(i) = stack.pop() {
+        let p = positions[i];
+        if on_plate(p) {
+            return true;
+        }
+        let c = cell(p);
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let Some(members) = grid.get(&(c + IVec3::new(dx, dy, dz))) else {
+                        continue;
+                    };
+                    for &j in members {
+                        let j = j as usize;
+                        if !seen[j] && positions[j].distance_squared(p) < link * link {
+                            seen[j] = true;
+                            stack.push(j);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Pours for `seconds` at particle radius `radius`, sampling `fps` frames per second.
+pub fn measure(radius: f32, fps: f32, seconds: f32) -> crate::Result<PourFigures> {
+    let scene = pour::scene(radius, fps, seconds);
+    let mut sim = Simulation::new(&scene)?;
+    let cancel = AtomicBool::new(false);
+    let frames = (seconds * fps).round() as usize;
+    let watch_from = frames.saturating_sub((2.0 * fps).round() as usize);
+    let mut figures = PourFigures {
+        radius,
+        fps,
+        frames,
+        ..PourFigures::default()
+    };
+    let mut touched_down = false;
+    let mut last_angle: Option<f64> = None;
+    let (mut radius_sum, mut rope_sum, mut watched, mut substeps) = (0.0, 0.0, 0usize, 0u64);
+    for frame in 0..frames {
+        let stats = sim.step_frame(&cancel)?;
+        let _ = &stats;
+        substeps += sim.scene().settings.substeps as u64;
+        let positions = &sim.liquid().position;
+        touched_down |= positions
+            .iter()
+            .any(|p| p.z < pour::PLATE_TOP + 2.0 * radius);
+        if !touched_down {
+            continue;
+        }
+        figures.frames_judged_connected += 1;
+        if !nozzle_linked_to_plate(positions, radius) {
+            figures.broken_frames += 1;
+        }
+        if frame < watch_from {
+            continue;
+        }
+        let shape = frame_shape(positions, radius);
+        figures.upper_wobble = figures.upper_wobble.max(shape.upper_wobble);
+        figures.upper_count_variation = figures
+            .upper_count_variation
+            .max(shape.upper_count_variation);
+        if let Some((x, y)) = shape.touchdown {
+            let angle = y.atan2(x);
+            if let Some(last) = last_angle {
+                // The step's angle in (−π, π]: sampling must be faster than half a turn.
+                let step = (angle - last + PI).rem_euclid(TAU) - PI;
+                figures.net_angle += step;
+                figures.travelled_angle += step.abs();
+            }
+            last_angle = Some(angle);
+            radius_sum += (x * x + y * y).sqrt();
+            rope_sum += shape.touchdown_rope_radius;
+            watched += 1;
+        }
+    }
+    figures.coil_radius = radius_sum / watched.max(1) as f64;
+    figures.touchdown_rope_radius = rope_sum / watched.max(1) as f64;
+    figures.emitted = sim.liquid().len();
+    let particle_volume = (2.0 * radius as f64).powi(3);
+    figures.expected_emitted = pour::FLOW as f64 * seconds as f64 / particle_volume;
+    figures.mean_substeps = substeps as f64 / frames.max(1) as f64;
+    Ok(figures)
+}
+
+/// The checks of one pour, with the coiling frequency beside Ribe's (2004) and Maleki et
+/// al.'s (2004) gravitational-regime scaling, Ω ~ (g Q³ / (ν a⁸))^¼ with a the rope's radius
+/// at touchdown.
+pub fn checks(f: &PourFigures) -> Vec<Check> {
+    let honey = crate::scene::presets::honey();
+    let nu = (honey.viscosity / honey.density) as f64;
+    let (q, g) = (pour::FLOW as f64, 9.81f64);
+    let coil_limit = 2.0 * (nu * q / g).powf(0.25);
+    let r = f.radius as f64;
+    let turns = f.net_angle.abs() / TAU;
+    let steadiness = f.net_angle.abs() / f.travelled_angle.max(f64::MIN_POSITIVE);
+    let frequency = turns / 2.0;
+    let a = f.touchdown_rope_radius;
+    let gravitational = (g * q.powi(3) / (nu * a.powi(8))).powf(0.25) / TAU;
+    vec![
+        Check::at_most(
+            "(a) frames after touchdown with the stream broken",
+            f.broken_frames as f64,
+            0.0,
+        ),
+        Check::at_least("(b) coil turns over the last 2 s", turns, 3.0),
+        Check::at_least("(b) net angle / angle travelled", steadiness, 0.8),
+        Check::at_least("(b) coil radius (m), at least 2r", f.coil_radius, 2.0 * r),
+        Check::at_most(
+            "(b) coil radius (m), at most 2 (νQ/g)^1/4",
+            f.coil_radius,
+            coil_limit,
+        ),
+        Check::at_most(
+            "(c) emitted particles off flow × time",
+            (f.emitted as f64 - f.expected_emitted).abs(),
+            1.0,
+        ),
+        Check::at_most(
+            "(d) upper rope's centre off the axis (rope radii)",
+            f.upper_wobble,
+            0.25,
+        ),
+        Check::at_most(
+            "(d) upper rope's count per slice, variation",
+            f.upper_count_variation,
+            0.12,
+        ),
+        Check::info("coiling frequency (turns/s)", frequency),
+        Check::info(
+            "gravitational coiling scaling (g Q³/ν a⁸)^1/4 / 2π (1/s)",
+            gravitational,
+        ),
+        Check::info("rope radius at touchdown (particles r)", a / r),
+        Check::info("particle radius (m)", r),
+        Check::info("substeps per frame, mean", f.mean_substeps),
+    ]
+}
+
+pub fn run() -> crate::Result<Vec<Check>> {
+    let f = measure(pour::DEFAULT_RADIUS, pour::VALIDATION_FPS, 3.0)?;
+    Ok(checks(&f))
+}
