@@ -66,12 +66,23 @@ impl Body {
                 let outer = DMat3::from_cols(r * r.x, r * r.y, r * r.z);
                 (DMat3::from_diagonal(DVec3::splat(r.length_squared())) - outer) * mass(i) as f64
             });
-            // A body without extent along some axis (a lone particle, a line of them) has no
-            // inertia about it, and no pair term can give it angular momentum about it: the
-            // regularisation keeps the inverse finite without noticeably changing the rest.
-            let regularised = inertia.x_axis.x + inertia.y_axis.y + inertia.z_axis.z;
-            (inertia + DMat3::from_diagonal(DVec3::splat(1e-9 * regularised + f64::MIN_POSITIVE)))
-                .inverse()
+            // A body without extent along some axis (a line of particles) has no inertia about
+            // it, and no pair term can give it angular momentum about it: the regularisation,
+            // relative to the trace, keeps the inverse finite without noticeably changing the
+            // rest (the inertia is positive semi-definite, so with a positive trace the sum is
+            // positive definite).
+            let trace = inertia.x_axis.x + inertia.y_axis.y + inertia.z_axis.z;
+            if trace > 0.0 {
+                (inertia + DMat3::from_diagonal(DVec3::splat(1e-9 * trace))).inverse()
+            } else {
+                // A body without any extent (a lone particle: its centre is its position,
+                // exactly, as Σ m x / Σ m is exact for one term) has no inertia at all and no
+                // angular momentum about its centre to measure or restore: no spin. (An
+                // absolute floor on the diagonal did not do: the floor's cube, the
+                // determinant, underflowed to 0, the inverse was ∞ and ∞ · 0 made the lone
+                // particle of a one-particle liquid NaN, issue 32.)
+                DMat3::ZERO
+            }
         });
         Body {
             mass: total,
@@ -114,6 +125,22 @@ impl Body {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lone_particle_is_corrected_by_a_uniform_velocity_only() {
+        // Issue 32: a one-particle liquid turned NaN here (an infinite inverse inertia).
+        let x = [Vec3::new(0.3, -0.7, 1.1)];
+        let body = Body::new(&x, |_| 2.5e-5, true);
+        let mut v = [Vec3::new(0.0, 0.0, -1.0)];
+        let target = Totals {
+            linear: DVec3::new(0.0, 0.0, -2.5e-5 * 1.5),
+            angular: DVec3::ZERO,
+        };
+        let deficit = target - body.totals(&x, |i| v[i] * 2.5e-5);
+        assert_eq!(deficit.angular, DVec3::ZERO);
+        body.correct(&x, &mut v, deficit);
+        assert!((v[0] - Vec3::new(0.0, 0.0, -1.5)).length() < 1e-6, "{v:?}");
+    }
 
     #[test]
     fn a_correction_restores_both_momenta_with_a_rigid_motion() {
