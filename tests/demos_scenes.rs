@@ -18,7 +18,10 @@ fn all_demos() -> Vec<(&'static str, Scene)> {
 
 #[test]
 fn every_demo_validates_and_unknown_names_give_none() {
-    assert_eq!(DEMO_NAMES, &["honey-drop", "paint-drops", "fan"]);
+    assert_eq!(
+        DEMO_NAMES,
+        &["honey-drop", "paint-drops", "fan", "honey-pour"]
+    );
     for (name, scene) in all_demos() {
         scene
             .validate()

@@ -29,7 +29,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Bake a built-in demo scene (honey-drop, paint-drops, fan) into a cache folder.
+    /// Bake a built-in demo scene (honey-drop, paint-drops, fan, honey-pour) into a cache folder.
     Demo {
         /// Which demo.
         name: String,

@@ -1,6 +1,7 @@
 //! Built-in demo scenes reproducing the three animations of Steele et al. 2004's Table 1 at
 //! physical scale (metres, kilograms, seconds; 24 fps): a honey drop on a ball, three paint
-//! drops mixing on a ball, and a gel falling onto a turning fan.
+//! drops mixing on a ball, and a gel falling onto a turning fan; and beside them honey poured
+//! onto a plate (`honey_pour`, issue 32's scene).
 //!
 //! Each scene is sized so that the particle counts land near the paper's (see `TABLE_1`); the
 //! counts are made exactly as the solver makes them (`demo_counts`).
@@ -17,7 +18,7 @@ use crate::geometry;
 use crate::scene::{Domain, Motion, Role, Scene, SceneObject, Settings, TriMesh};
 
 /// Names accepted by `demo_scene` (and `gloop demo`).
-pub const DEMO_NAMES: &[&str] = &["honey-drop", "paint-drops", "fan"];
+pub const DEMO_NAMES: &[&str] = &["honey-drop", "paint-drops", "fan", "honey-pour"];
 
 /// The paper's Table 1 row of a demo: liquid and object particles, substeps and moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +66,7 @@ pub fn demo_scene(name: &str) -> Option<Scene> {
         "honey-drop" => Some(honey_drop::scene()),
         "paint-drops" => Some(paint_drops::scene()),
         "fan" => Some(fan::scene()),
+        "honey-pour" => Some(honey_pour::demo()),
         _ => None,
     }
 }

@@ -25,6 +25,8 @@ use rustc_hash::FxHashMap;
 
 use super::Check;
 use crate::demos::honey_pour as pour;
+use crate::scene::Scene;
+use crate::sim::FrameStats;
 use crate::Simulation;
 
 /// What one pour measured.
@@ -109,9 +111,7 @@ fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
         .iter()
         .position(|&(count, _, _, spread)| count == 0 || spread > 2.0 * rope_radius(count, r))
         .unwrap_or(slices.len());
-    let touchdown = rope_end
-        .checked_sub(1)
-        .map(|k| (slices[k].1, slices[k].2));
+    let touchdown = rope_end.checked_sub(1).map(|k| (slices[k].1, slices[k].2));
     let touchdown_rope_radius = rope_end
         .checked_sub(1)
         .map_or(0.0, |k| rope_radius(slices[k].0, r));
@@ -132,7 +132,11 @@ fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
         touchdown,
         touchdown_rope_radius,
         upper_wobble,
-        upper_count_variation: if mean > 0.0 { variance.sqrt() / mean } else { 0.0 },
+        upper_count_variation: if mean > 0.0 {
+            variance.sqrt() / mean
+        } else {
+            0.0
+        },
     }
 }
 
@@ -145,11 +149,12 @@ fn nozzle_linked_to_plate(positions: &[Vec3], r: f32) -> bool {
     for (i, p) in positions.iter().enumerate() {
         grid.entry(cell(*p)).or_default().push(i as u32);
     }
-    let Some(start) = (0..positions.len()).max_by(|&a, &b| positions[a].z.total_cmp(&positions[b].z))
+    let Some(start) =
+        (0..positions.len()).max_by(|&a, &b| positions[a].z.total_cmp(&positions[b].z))
     else {
         return false;
     };
-    let on_plate = |p: Vec3| p.z < pour::PLATE_TOP + 2.0 * r;
+    let on_plate = |p: Vec3| p.z < pour::PLATE_TOP + 3.0 * r;
     let mut seen = vec![false; positions.len()];
     let mut stack = vec![start];
     seen[start] = true;
@@ -179,10 +184,15 @@ fn nozzle_linked_to_plate(positions: &[Vec3], r: f32) -> bool {
     false
 }
 
-/// Pours for `seconds` at particle radius `radius`, sampling `fps` frames per second.
-pub fn measure(radius: f32, fps: f32, seconds: f32) -> crate::Result<PourFigures> {
-    let scene = pour::scene(radius, fps, seconds);
-    let mut sim = Simulation::new(&scene)?;
+/// Pours `scene` (one of `pour::scene`'s) for `seconds`, judging every frame; `observe` sees
+/// each frame's number, statistics and liquid positions as it ends.
+pub fn measure(
+    scene: &Scene,
+    seconds: f32,
+    mut observe: impl FnMut(usize, &FrameStats, &[Vec3]),
+) -> crate::Result<PourFigures> {
+    let (radius, fps) = (scene.settings.particle_radius, scene.settings.fps);
+    let mut sim = Simulation::new(scene)?;
     let cancel = AtomicBool::new(false);
     let frames = (seconds * fps).round() as usize;
     let watch_from = frames.saturating_sub((2.0 * fps).round() as usize);
@@ -197,12 +207,12 @@ pub fn measure(radius: f32, fps: f32, seconds: f32) -> crate::Result<PourFigures
     let (mut radius_sum, mut rope_sum, mut watched, mut substeps) = (0.0, 0.0, 0usize, 0u64);
     for frame in 0..frames {
         let stats = sim.step_frame(&cancel)?;
-        let _ = &stats;
         substeps += sim.scene().settings.substeps as u64;
         let positions = &sim.liquid().position;
+        observe(frame, &stats, positions);
         touched_down |= positions
             .iter()
-            .any(|p| p.z < pour::PLATE_TOP + 2.0 * radius);
+            .any(|p| p.z < pour::PLATE_TOP + 3.0 * radius);
         if !touched_down {
             continue;
         }
@@ -296,6 +306,8 @@ pub fn checks(f: &PourFigures) -> Vec<Check> {
 }
 
 pub fn run() -> crate::Result<Vec<Check>> {
-    let f = measure(pour::DEFAULT_RADIUS, pour::VALIDATION_FPS, 3.0)?;
+    let seconds = 3.0;
+    let scene = pour::scene(pour::DEFAULT_RADIUS, pour::VALIDATION_FPS, seconds);
+    let f = measure(&scene, seconds, |_, _, _| {})?;
     Ok(checks(&f))
 }
