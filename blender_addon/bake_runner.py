@@ -155,6 +155,11 @@ def progress_text(status):
     parts = [f"Frame {status.get('frame', '?')} ({done}/{total})"]
     if status.get("liquid_particles") is not None:
         parts.append(f"{status['liquid_particles']:,} particles")
+    if status.get("substeps"):
+        parts.append(f"{status['substeps']} substeps")
+    capped = status.get("substeps_capped_frames", 0)
+    if capped:
+        parts.append(f"{capped} frame{'s' if capped != 1 else ''} at Max Substeps")
     eta = status.get("eta_s")
     if eta is not None and status.get("state") == "running":
         parts.append(f"ETA {int(eta) // 60}:{int(eta) % 60:02d}")

@@ -222,6 +222,7 @@ def build_scene(scene, depsgraph):
         "frame_end": end,
         "particle_radius": s.particle_radius,
         "substeps": s.substeps,
+        "max_substeps": s.max_substeps,
         "moves": s.moves,
         "gravity": list(scene.gravity) if scene.use_gravity else [0.0, 0.0, 0.0],
         "density_tolerance": 0.01,

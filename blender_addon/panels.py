@@ -159,6 +159,7 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
             col.prop(s, "frame_end", text="End")
         col = layout.column(align=True)
         col.prop(s, "substeps")
+        col.prop(s, "max_substeps")
         col.prop(s, "moves")
         col.prop(s, "max_density_iterations")
         layout.prop(s, "viscosity_model")

@@ -210,6 +210,8 @@ fn manifest_and_status_round_trip_and_refuse_newer_formats() {
         error: None,
         capped_frames: 2,
         worst_compression: 0.05,
+        substeps: Some(12),
+        substeps_capped_frames: 1,
     };
     status.write(&cache.status()).unwrap();
     let text = std::fs::read_to_string(cache.status()).unwrap();
@@ -220,9 +222,12 @@ fn manifest_and_status_round_trip_and_refuse_newer_formats() {
     let mut older = older.as_object().unwrap().clone();
     older.remove("capped_frames");
     older.remove("worst_compression");
+    older.remove("substeps");
+    older.remove("substeps_capped_frames");
     std::fs::write(cache.status(), serde_json::to_string(&older).unwrap()).unwrap();
     let read = Status::read(&cache.status()).unwrap();
     assert_eq!((read.capped_frames, read.worst_compression), (0, 0.0));
+    assert_eq!((read.substeps, read.substeps_capped_frames), (None, 0));
 }
 
 #[test]

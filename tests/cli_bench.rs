@@ -1,6 +1,7 @@
 //! `gloop bench` plumbing (not speed: that is what the command is for): it runs a scene file
 //! in a child process and reports its particle counts, pair rate, memory per particle (resident
-//! set and live heap), density passes per substep, and the substeps stopped at the pass cap.
+//! set and live heap), substeps per frame, density passes per substep, and the substeps stopped
+//! at the pass cap.
 
 use std::process::Command;
 
@@ -33,24 +34,33 @@ fn bench_reports_a_row_per_scene() {
     assert_eq!(number(2) as usize, sim.object_positions().len(), "{row}");
     assert!(number(3) > 0.0, "median seconds per frame: {row}");
     assert!(number(4) > 0.0, "mean seconds per frame: {row}");
-    assert!(number(5) > 0.0, "pairs per second: {row}");
-    assert!(number(6) > 0.0 && number(7) > 0.0, "memory: {row}");
+    // Substeps per frame, the mean and the most: the tiny blob is thrown at 0.5 m/s and
+    // needs no more than its minimum of 2.
+    let (mean, most) = fields[5].split_once('/').unwrap();
+    assert_eq!(
+        mean.parse::<f64>().unwrap(),
+        2.0,
+        "substeps per frame: {row}"
+    );
+    assert_eq!(most.parse::<u32>().unwrap(), 2, "most substeps: {row}");
+    assert!(number(6) > 0.0, "pairs per second: {row}");
+    assert!(number(7) > 0.0 && number(8) > 0.0, "memory: {row}");
     // The simulation's live heap holds at least its particles' positions and velocities.
-    assert!(number(8) >= 24.0, "heap per particle: {row}");
-    let passes = number(9);
+    assert!(number(9) >= 24.0, "heap per particle: {row}");
+    let passes = number(10);
     assert!(
         passes >= 0.0 && passes <= scene.settings.max_density_iterations as f64,
         "density passes per substep: {row}"
     );
-    let capped: f64 = fields[10].trim_end_matches('%').parse().unwrap();
+    let capped: f64 = fields[11].trim_end_matches('%').parse().unwrap();
     assert!(
         (0.0..=100.0).contains(&capped),
         "share of capped substeps: {row}"
     );
-    assert!(number(11) >= 0.0, "worst compression: {row}");
+    assert!(number(12) >= 0.0, "worst compression: {row}");
 }
 
-/// `--substeps`, `--moves` and `--viscosity` change every scene run, name the row after what
+/// `--substeps`, `--max-substeps`, `--moves` and `--viscosity` change every scene run, name the row after what
 /// they changed, and are checked like a scene file's settings before anything runs.
 #[test]
 fn bench_runs_scenes_with_other_steps_and_refuses_impossible_ones() {
@@ -73,10 +83,23 @@ fn bench_runs_scenes_with_other_steps_and_refuses_impossible_ones() {
         stdout.lines().any(|l| l.starts_with(&label)),
         "no row {label} in {stdout}"
     );
+    // A fixed count: the row says 3 substeps in every frame.
+    let out = bench(&["--substeps", "3", "--max-substeps", "3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let label = format!("{path}[substeps=3,max-substeps=3]");
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with(&label))
+        .unwrap_or_else(|| panic!("no row {label} in {stdout}"));
+    assert_eq!(row.split_whitespace().nth(5), Some("3.0/3"), "{row}");
     let out = bench(&["--substeps", "0"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(stderr.contains("substeps"), "{stderr}");
+    let out = bench(&["--substeps", "3", "--max-substeps", "2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("max_substeps (2)"), "{stderr}");
     assert!(
         !String::from_utf8_lossy(&out.stdout).contains("liquid"),
         "a table was printed: {}",

@@ -37,7 +37,7 @@ fn a_settled_column_is_held_up_in_fewer_passes_with_the_carry() {
     let tolerance = scene.settings.density_tolerance;
     assert!(carried.worst_density_error <= tolerance, "{carried:?}");
     assert!(cold.worst_density_error <= tolerance, "{cold:?}");
-    let per_carried_substep = carried.density_iterations / scene.settings.substeps;
+    let per_carried_substep = carried.density_iterations / carried.substeps;
     assert!(
         2 * cold.density_iterations >= 2 * carried.density_iterations + per_carried_substep,
         "carried {} passes, from none {}",

@@ -30,7 +30,10 @@ fn pour_scene(substeps: u32, speed: f32, gravity: Vec3) -> Scene {
 
 fn pour_scene_from(nozzle_radius: f32, substeps: u32, speed: f32, gravity: Vec3) -> Scene {
     let mut settings = common::settings(R, 100);
+    // Exactly these substeps: the stream must be even at any count, not only at those the
+    // adaptive choice would make.
     settings.substeps = substeps;
+    settings.max_substeps = substeps;
     settings.gravity = gravity;
     // Deep enough to hold a second's fall.
     settings.domain.min = Vec3::new(-1.0, -1.0, -10.0);

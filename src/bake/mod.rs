@@ -346,6 +346,8 @@ impl Run {
             error,
             capped_frames: capped.frames,
             worst_compression: capped.worst_compression,
+            substeps: self.stats.last().map(|s| s.substeps),
+            substeps_capped_frames: self.stats.iter().filter(|s| s.substeps_capped).count() as u32,
         }
     }
 

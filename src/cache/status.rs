@@ -41,6 +41,14 @@ pub struct Status {
     pub capped_frames: u32,
     #[serde(default)]
     pub worst_compression: f32,
+    /// Substeps the last frame simulated took (adaptive: between the scene's `substeps` and
+    /// `max_substeps`); `None` before this run has simulated one.
+    #[serde(default)]
+    pub substeps: Option<u32>,
+    /// Frames of this run whose speed asked for more substeps than `max_substeps`: there
+    /// particles moved further per move than the bound, and could pass through thin obstacles.
+    #[serde(default)]
+    pub substeps_capped_frames: u32,
 }
 
 impl Status {

@@ -66,6 +66,9 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
             if let Some(note) = pass_cap_note(scene, &summary.stats) {
                 println!("{note}");
             }
+            if let Some(note) = substeps_note(scene, &summary.stats) {
+                println!("{note}");
+            }
             Ok(0)
         }
         BakeOutcome::Cancelled => {
@@ -100,6 +103,26 @@ fn pass_cap_note(scene: &Scene, stats: &[FrameStats]) -> Option<String> {
     ))
 }
 
+/// The substeps the frames took, and a warning when some wanted more than `max_substeps`.
+fn substeps_note(scene: &Scene, stats: &[FrameStats]) -> Option<String> {
+    let counts = stats.iter().map(|s| s.substeps);
+    let (fewest, most) = (counts.clone().min()?, counts.clone().max()?);
+    let mean = counts.map(f64::from).sum::<f64>() / stats.len() as f64;
+    let mut note = format!("substeps per frame: {fewest}-{most}, mean {mean:.1}");
+    let capped = stats.iter().filter(|s| s.substeps_capped).count();
+    if capped > 0 {
+        let fastest = stats.iter().map(|s| s.substep_speed).fold(0.0f32, f32::max);
+        note += &format!(
+            "\nwarning: in {capped} of {} frames the liquid or an obstacle (up to {fastest:.2} \
+             m/s) asked for more substeps than max_substeps = {}; particles moved more than \
+             the particle radius per move there and may pass through thin obstacles",
+            stats.len(),
+            scene.settings.max_substeps
+        );
+    }
+    Some(note)
+}
+
 /// Ctrl-C (or SIGTERM) asks the bake to stop as its `cancel` file does: within a substep,
 /// keeping every finished frame, with `status.json` saying "cancelled" and `--resume` able to
 /// continue. A second Ctrl-C exits at once (the finished frames are on disk either way).
@@ -122,8 +145,12 @@ fn progress_message(p: &BakeProgress) -> String {
         Some(s) => format!("ETA {}", format_duration(s)),
         None => "ETA --".to_string(),
     };
+    let substeps = match &p.stats {
+        Some(stats) => format!("  {} substeps", stats.substeps),
+        None => String::new(),
+    };
     format!(
-        "frame {}  {} liquid + {} object particles  {eta}",
+        "frame {}  {} liquid + {} object particles{substeps}  {eta}",
         p.frame, p.liquid_particles, p.object_particles
     )
 }

@@ -12,7 +12,9 @@
 //! density correction stopped at the pass cap rather than at the tolerance, and the largest
 //! compression such a substep left.
 //!
-//! `--substeps`, `--moves` and `--viscosity` run every scene with other steps or the paper's
+//! Substeps are adaptive (`gloop::sim::adaptive`): the table gives the mean a frame took.
+//!
+//! `--substeps`, `--max-substeps`, `--moves` and `--viscosity` run every scene with other steps or the paper's
 //! explicit viscosity instead of its own, to measure what a scene's settings cost; such a row
 //! is named with what was changed (`honey-drop[substeps=2]`) and shows no target, since the
 //! targets are for the demos as they are.
@@ -34,9 +36,15 @@ use serde::{Deserialize, Serialize};
 /// What `gloop bench` may change in every scene it runs.
 #[derive(clap::Args, Clone, Debug, Default, PartialEq)]
 pub struct Overrides {
-    /// Run every scene with this many substeps per frame instead of its own.
+    /// Run every scene with this many substeps per frame at the least instead of its own
+    /// minimum (frames take more when their speed asks, up to the maximum; a maximum below
+    /// this is raised to it).
     #[arg(long)]
     pub substeps: Option<u32>,
+    /// Run every scene with this most substeps per frame instead of its own (equal to
+    /// `--substeps`, a fixed count).
+    #[arg(long)]
+    pub max_substeps: Option<u32>,
     /// Run every scene with this many moves per substep instead of its own.
     #[arg(long)]
     pub moves: Option<u32>,
@@ -50,6 +58,10 @@ impl Overrides {
     fn apply(&self, scene: &mut Scene) {
         let settings = &mut scene.settings;
         settings.substeps = self.substeps.unwrap_or(settings.substeps);
+        settings.max_substeps = match self.max_substeps {
+            Some(n) => n,
+            None => settings.max_substeps.max(settings.substeps),
+        };
         settings.moves = self.moves.unwrap_or(settings.moves);
         settings.viscosity_model = self.viscosity.unwrap_or(settings.viscosity_model);
     }
@@ -58,6 +70,7 @@ impl Overrides {
     fn changes(&self) -> Vec<(&'static str, String)> {
         [
             ("substeps", self.substeps.map(|n| n.to_string())),
+            ("max-substeps", self.max_substeps.map(|n| n.to_string())),
             ("moves", self.moves.map(|n| n.to_string())),
             (
                 "viscosity",
@@ -130,6 +143,11 @@ struct Row {
     bytes_per_particle: f64,
     /// Peak live heap of the simulation per particle.
     heap_bytes_per_particle: f64,
+    /// Substeps per frame, the mean over the frames (adaptive: between the scene's
+    /// `substeps` and `max_substeps`).
+    substeps: f64,
+    /// The most substeps any frame took.
+    most_substeps: u32,
     /// Density-correction passes per substep, averaged over the frames: where the time goes.
     density_passes: f64,
     /// Share of substeps whose correction stopped at the pass cap, short of the tolerance.
@@ -236,6 +254,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
     let mut passes: u64 = 0;
     let mut capped: u64 = 0;
     let mut worst_compression = 0.0f64;
+    let (mut substeps, mut most_substeps) = (0u64, 0u32);
     let (mut liquid, mut object) = (sim.liquid().len(), sim.object_positions().len());
     for _ in 0..frames {
         let t = Instant::now();
@@ -244,6 +263,8 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         pairs += stats.neighbour_pairs;
         passes += stats.density_iterations as u64;
         capped += stats.capped_substeps as u64;
+        substeps += stats.substeps as u64;
+        most_substeps = most_substeps.max(stats.substeps);
         worst_compression = worst_compression.max(stats.worst_density_error as f64);
         liquid = liquid.max(stats.liquid_particles);
         object = object.max(stats.object_particles);
@@ -258,7 +279,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         (seconds[seconds.len() / 2 - 1] + seconds[seconds.len() / 2]) / 2.0
     };
     let particles = (liquid + object).max(1);
-    let substeps = frames as f64 * scene.settings.substeps as f64;
+    let substeps = substeps.max(1) as f64;
     Ok(Row {
         name: name.to_string(),
         liquid,
@@ -269,6 +290,8 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         peak_bytes: peak,
         bytes_per_particle: peak.saturating_sub(baseline) as f64 / particles as f64,
         heap_bytes_per_particle: heap_peak.saturating_sub(heap_baseline) as f64 / particles as f64,
+        substeps: substeps / frames as f64,
+        most_substeps,
         density_passes: passes as f64 / substeps,
         capped_share: capped as f64 / substeps,
         worst_compression,
@@ -291,12 +314,13 @@ fn print_table(rows: &[Row], overrides: &Overrides) {
     let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(14);
     let changed = !overrides.change_nothing();
     println!(
-        "{:<width$} {:>9} {:>9} {:>13} {:>14} {:>14} {:>10} {:>10} {:>10} {:>15} {:>7} {:>9}  {}",
+        "{:<width$} {:>9} {:>9} {:>13} {:>14} {:>18} {:>14} {:>10} {:>10} {:>10} {:>15} {:>7} {:>9}  {}",
         "scene",
         "liquid",
         "object",
         "s/frame(med)",
         "s/frame(mean)",
+        "substeps(mean/max)",
         "pairs/s",
         "peak MB",
         "B/particle",
@@ -308,12 +332,13 @@ fn print_table(rows: &[Row], overrides: &Overrides) {
     );
     for r in rows {
         println!(
-            "{:<width$} {:>9} {:>9} {:>13.4} {:>14.4} {:>14.3e} {:>10.1} {:>10.0} {:>10.0} {:>15.1} {:>6.0}% {:>9.2}  {}",
+            "{:<width$} {:>9} {:>9} {:>13.4} {:>14.4} {:>18} {:>14.3e} {:>10.1} {:>10.0} {:>10.0} {:>15.1} {:>6.0}% {:>9.2}  {}",
             r.name,
             r.liquid,
             r.object,
             r.median_s,
             r.mean_s,
+            format!("{:.1}/{}", r.substeps, r.most_substeps),
             r.pairs_per_s,
             r.peak_bytes as f64 / 1e6,
             r.bytes_per_particle,
@@ -362,6 +387,7 @@ mod tests {
             },
             Overrides {
                 substeps: Some(3),
+                max_substeps: Some(8),
                 moves: Some(5),
                 viscosity: Some(ViscosityModel::Classic),
             },

@@ -46,8 +46,14 @@ pub struct Settings {
     pub frame_end: i32,
     /// Liquid particle radius `r` in metres: the one resolution knob. Liquid starts on a 2r lattice.
     pub particle_radius: f32,
-    /// Force evaluations per frame (the paper's substeps, 2–8).
+    /// The fewest force evaluations per frame (the paper's substeps, 2–8). Each frame takes
+    /// more, up to `max_substeps`, when its liquid or obstacles move fast enough to need
+    /// them (`sim::adaptive`): no particle moves more than a set share of `r` in one move.
     pub substeps: u32,
+    /// The most substeps a frame may take (at least `substeps`; equal to it fixes the count).
+    /// Files without it get `default_max_substeps`.
+    #[serde(default = "default_max_substeps")]
+    pub max_substeps: u32,
     /// Position updates per substep (the paper's moves, 3–8).
     pub moves: u32,
     /// Gravity in m/s².
@@ -80,10 +86,23 @@ fn default_max_density_iterations() -> u32 {
     100
 }
 
+/// 64 substeps per frame. A 5 m/s impact at r = 1 mm, 24 fps and 6 moves takes 38 (no
+/// particle moving more than r per move, `sim::adaptive::MOVE_FRACTION`); 64 leaves room for
+/// a faster fall or a finer radius before the cap is reached. A fixed number rather than a
+/// multiple of `substeps`, so a scene's cap does not move when its minimum does.
+pub fn default_max_substeps() -> u32 {
+    64
+}
+
 impl Settings {
-    /// Duration of one substep in seconds.
-    pub fn substep_dt(&self) -> f32 {
-        1.0 / (self.fps * self.substeps as f32)
+    /// Duration of one frame in seconds.
+    pub fn frame_dt(&self) -> f32 {
+        1.0 / self.fps
+    }
+    /// Duration of one substep in seconds when a frame takes `substeps` of them (the count
+    /// varies from frame to frame, `sim::adaptive`).
+    pub fn substep_dt(&self, substeps: u32) -> f32 {
+        1.0 / (self.fps * substeps as f32)
     }
     pub fn frame_count(&self) -> u32 {
         (self.frame_end - self.frame_start + 1).max(0) as u32
@@ -98,6 +117,7 @@ impl Default for Settings {
             frame_end: 100,
             particle_radius: 0.0025,
             substeps: 4,
+            max_substeps: default_max_substeps(),
             moves: 6,
             gravity: Vec3::new(0.0, 0.0, -9.81),
             density_tolerance: 0.01,

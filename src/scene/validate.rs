@@ -54,6 +54,13 @@ impl Scene {
         if s.substeps == 0 || s.substeps > 1000 {
             return bad("substeps", "must be between 1 and 1000");
         }
+        if s.max_substeps < s.substeps || s.max_substeps > 1000 {
+            return Err(GloopError::scene(format!(
+                "settings.max_substeps ({}) must be at least settings.substeps ({}), the \
+                 fewest substeps a frame takes, and at most 1000",
+                s.max_substeps, s.substeps
+            )));
+        }
         if s.moves == 0 || s.moves > 1000 {
             return bad("moves", "must be between 1 and 1000");
         }

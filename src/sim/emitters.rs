@@ -68,6 +68,12 @@ impl Emitter {
         (self.resolved.particles_per_second * active / fps as f64 + 1e-9).floor() as u64
     }
 
+    /// The exit speed of the stream if any of it leaves between `from` and `to` (fractional
+    /// frames).
+    pub fn exit_speed_during(&self, from: f64, to: f64, fps: f32) -> Option<f32> {
+        (self.emitted_by(to, fps) > self.emitted_by(from, fps)).then_some(self.resolved.speed)
+    }
+
     /// The fractional frame at which the layer of particle `k` leaves the nozzle.
     fn layer_frame(&self, k: u64, fps: f32) -> f64 {
         let per_layer = self.points.len() as u64;

@@ -1,6 +1,7 @@
 //! Steele et al. 2004's viscous-liquid solver. `substep.rs` is the paper's Figure 3; the
 //! other files are its pieces.
 
+pub mod adaptive;
 pub mod avx2;
 mod bf16;
 mod cg;
@@ -182,7 +183,18 @@ impl Simulation {
     /// The frame's substeps, stopping at the first one that finds `cancel` set, then the
     /// implicit viscosity on the velocities the frame ends with.
     fn run_substeps(&mut self, cancel: &AtomicBool, stats: &mut FrameStats) -> Result<()> {
-        let substeps = self.scene.settings.substeps;
+        let choice = adaptive::choose(
+            &self.scene,
+            &self.params,
+            &self.liquid,
+            &self.emitters,
+            self.frame,
+        );
+        let substeps = choice.substeps;
+        self.params.set_substeps(substeps);
+        stats.substeps = substeps;
+        stats.substep_speed = choice.speed;
+        stats.substeps_capped = choice.capped;
         // A frame's start state is the last one's end, viscous already, except at the scene's
         // first frame (the scene's own velocities) — also when a bake resumes there.
         let viscous_at_start = self.frame > self.scene.settings.frame_start;

@@ -56,7 +56,13 @@ pub const CLASSIC_EXCHANGE_CEILING: f32 = 0.9;
 pub struct Params {
     pub radius: f32,
     pub gravity: Vec3,
+    /// Frames per second (a frame's substeps share its 1/fps).
+    pub fps: f32,
+    /// The current frame's substep duration: 1/(fps · substeps), the substeps chosen for the
+    /// frame (`set_substeps`, `sim::adaptive`). Starts at the scene's minimum.
     pub dt: f32,
+    /// Substeps of the current frame.
+    pub substeps: u32,
     pub moves: u32,
     pub space: Space,
     pub viscosity_kernel: ViscosityKernel,
@@ -77,7 +83,9 @@ pub struct Params {
     pub contact_skin: f32,
     /// Mass of one particle of each liquid, kg.
     pub liquid_mass: Vec<f32>,
-    /// Steele's exchange rate v (1/s) of each liquid, after the stability ceiling.
+    /// Steele's exchange rate v (1/s) each liquid's viscosity asks for.
+    pub exchange_wanted: Vec<f32>,
+    /// Steele's exchange rate v (1/s) of each liquid, after the stability ceiling at `dt`.
     pub exchange_rate: Vec<f32>,
     /// Share of each liquid's requested viscosity that Steele's explicit exchange gives at
     /// this resolution and time step: 1 unless the exchange was capped at its ceiling.
@@ -96,11 +104,30 @@ pub struct Params {
     pub density_early_tail_after: u32,
 }
 
+/// The classic exchange rate of each liquid at substep `dt`, capped at the stability ceiling,
+/// and the share of the wanted rate that leaves.
+fn classic_exchange(wanted: &[f32], dt: f32) -> (Vec<f32>, Vec<f32>) {
+    let ceiling = CLASSIC_EXCHANGE_CEILING / dt;
+    let rate = wanted.iter().map(|w| w.min(ceiling)).collect();
+    let achieved = wanted.iter().map(|w| (ceiling / w).min(1.0)).collect();
+    (rate, achieved)
+}
+
 impl Params {
+    /// Sets the substep count of the coming frame, and with it `dt` and what depends on it
+    /// (the classic exchange's ceiling). Bit-identical to `new` when `substeps` is the
+    /// scene's own.
+    pub fn set_substeps(&mut self, substeps: u32) {
+        self.substeps = substeps;
+        self.dt = 1.0 / (self.fps * substeps as f32);
+        (self.exchange_rate, self.exchange_achieved) =
+            classic_exchange(&self.exchange_wanted, self.dt);
+    }
+
     pub fn new(scene: &Scene) -> Result<Self, String> {
         let s = &scene.settings;
         let r = s.particle_radius;
-        let dt = s.substep_dt();
+        let dt = s.substep_dt(s.substeps);
         let viscosity_kernel = ViscosityKernel::new(r);
         let density_kernel = DensityKernel::new(r);
         let adhesion = AdhesionMatrix::from_materials(&scene.materials)?;
@@ -113,9 +140,7 @@ impl Params {
             .iter()
             .map(|l| 6.0 * (l.viscosity / l.density) / mean_d2)
             .collect();
-        let ceiling = CLASSIC_EXCHANGE_CEILING / dt;
-        let exchange_rate = wanted.iter().map(|w| w.min(ceiling)).collect();
-        let exchange_achieved = wanted.iter().map(|w| (ceiling / w).min(1.0)).collect();
+        let (exchange_rate, exchange_achieved) = classic_exchange(&wanted, dt);
         let nl = scene.materials.liquids.len();
         let mut friction = vec![0.0; adhesion.size];
         for (k, solid) in scene.materials.solids.iter().enumerate() {
@@ -133,7 +158,9 @@ impl Params {
         Ok(Params {
             radius: r,
             gravity: s.gravity,
+            fps: s.fps,
             dt,
+            substeps: s.substeps,
             moves: s.moves,
             space: Space::new(&s.domain),
             viscosity_kernel,
@@ -153,6 +180,7 @@ impl Params {
                 .iter()
                 .map(|l| l.density * (2.0 * r).powi(3))
                 .collect(),
+            exchange_wanted: wanted,
             exchange_rate,
             exchange_achieved,
             adhesion,

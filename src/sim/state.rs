@@ -69,6 +69,15 @@ pub struct FrameStats {
     pub frame: i32,
     pub liquid_particles: usize,
     pub object_particles: usize,
+    /// Substeps the frame took (`sim::adaptive`): between the scene's `substeps` and
+    /// `max_substeps`.
+    pub substeps: u32,
+    /// The speed the frame's substeps were chosen for, m/s: the fastest liquid, obstacle or
+    /// emitter, plus gravity's gain over the frame.
+    pub substep_speed: f32,
+    /// The speed asked for more substeps than `max_substeps`: particles moved further than
+    /// the bound per move this frame.
+    pub substeps_capped: bool,
     /// Density-correction passes over the frame's substeps.
     pub density_iterations: u32,
     /// Largest compression (ρ/ρ0 − 1) left after the last correction of the frame.

@@ -399,7 +399,7 @@ fn a_tall_columns_corrections_converge_faster_in_their_tail() {
     for stats in [&with_tail, &without] {
         assert!(stats.worst_density_error <= tolerance, "{stats:?}");
     }
-    let substeps = scene.settings.substeps;
+    let substeps = without.substeps;
     assert!(
         without.density_iterations > (density::TAIL_AFTER_PASSES + 4) * substeps,
         "the column's corrections must have tails: {} passes in {substeps} substeps",

@@ -39,7 +39,8 @@ pub fn shortfall_warnings(scene: &Scene, p: &Params) -> Vec<String> {
         .map(|(liquid, &achieved)| {
             format!(
                 "the classic viscosity model gives liquid '{}' only {:.1}% of its viscosity at \
-                 particle radius {} m and {} substeps per frame; the implicit model gives all of it",
+                 particle radius {} m and {} substeps per frame (the fewest a frame takes); the \
+                 implicit model gives all of it",
                 liquid.name,
                 100.0 * achieved,
                 s.particle_radius,

@@ -83,6 +83,8 @@ impl Viscometer {
         let settings = Settings {
             particle_radius: self.radius,
             substeps: self.substeps,
+            // Measured at the substeps asked for, not more.
+            max_substeps: self.substeps,
             gravity: Vec3::ZERO,
             frame_start: 0,
             frame_end: 100_000,

@@ -60,6 +60,9 @@ def test_bake_through_the_operator_fills_the_cache_and_plays_back(honey_scene):
     with open(os.path.join(cache, "status.json")) as f:
         status = json.load(f)
     assert status["state"] == "finished" and status["frames_done"] == 6
+    # The substeps the last frame took: at least the scene's 2, at most its cap.
+    assert 2 <= status["substeps"] <= scene.gloop.max_substeps
+    assert status["substeps_capped_frames"] == 0
     with open(os.path.join(cache, "manifest.json")) as f:
         manifest = json.load(f)
     assert manifest["last_complete_frame"] == FRAMES[1]

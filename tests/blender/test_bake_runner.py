@@ -19,6 +19,15 @@ def test_progress_text_and_fraction(addon):
     assert runner.progress_text(status) == "Frame 12 (12/48), 51,234 particles, ETA 2:05"
     assert runner.progress_fraction(status) == 0.25
     assert runner.progress_text(None) == "Starting…"
+    # With the substeps the last frame took, and the frames that wanted more than the cap.
+    status.update(substeps=38, substeps_capped_frames=0)
+    assert runner.progress_text(status) == (
+        "Frame 12 (12/48), 51,234 particles, 38 substeps, ETA 2:05"
+    )
+    status.update(substeps=64, substeps_capped_frames=2)
+    assert runner.progress_text(status) == (
+        "Frame 12 (12/48), 51,234 particles, 64 substeps, 2 frames at Max Substeps, ETA 2:05"
+    )
 
 
 def test_squeeze_warning_only_when_frames_stopped_short(addon):

@@ -103,6 +103,9 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     defaults = type(scene.gloop).bl_rna.properties
     assert defaults["max_density_iterations"].default == 100
     scene.gloop.max_density_iterations = 250
+    # So does the substep cap (src/scene/settings.rs default_max_substeps).
+    assert defaults["max_substeps"].default == 64
+    scene.gloop.substeps, scene.gloop.max_substeps = 3, 40
 
     path = addon.export.export_scene(
         scene, bpy.context.evaluated_depsgraph_get(), str(tmp_path / "cache")
@@ -129,6 +132,7 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     # A new scene bakes with the solver's default viscosity model, in physical units.
     assert data["settings"]["viscosity_model"] == "implicit"
     assert data["settings"]["max_density_iterations"] == 250
+    assert (data["settings"]["substeps"], data["settings"]["max_substeps"]) == (3, 40)
 
     # Rust reads the JSON and computes world bounds from mesh + motion: they must match
     # Blender's, which proves Mat4 travels column-major and the triangulation is complete.
@@ -160,6 +164,20 @@ def test_bad_input_gives_an_error_naming_the_object(addon, empty_scene):
     scene.gloop.cache_dir = os.path.join(bpy.app.tempdir or "/tmp", "gloop_bad_input")
     with pytest.raises(RuntimeError, match="Open Sheet"):
         bpy.ops.gloop.bake()
+
+
+def test_max_substeps_below_substeps_is_refused_naming_it(addon, empty_scene, tmp_path):
+    import gloop_core
+
+    scene = empty_scene
+    add_liquid_sphere(location=(0.0, 0.0, 1.0))
+    scene.gloop.substeps, scene.gloop.max_substeps = 8, 6
+    path = addon.export.export_scene(
+        scene, bpy.context.evaluated_depsgraph_get(), str(tmp_path / "cache")
+    )
+    # gloop_core.GloopCoreError, the core's error for bad input.
+    with pytest.raises(Exception, match=r"max_substeps \(6\)"):
+        gloop_core.validate_scene(path)
 
 
 def test_no_liquid_is_reported(addon, empty_scene):
