@@ -25,7 +25,9 @@ fn main() {
         std::fs::create_dir_all(d).unwrap();
     }
     let t = std::time::Instant::now();
+    let mut passes = 0u64;
     let f = measure(&scene, seconds, |frame, stats, positions| {
+        passes += stats.density_iterations as u64;
         if let Some(d) = &dump {
             let bytes: Vec<u8> = positions
                 .iter()
@@ -36,7 +38,7 @@ fn main() {
         }
         if frame % 12 == 0 {
             eprintln!(
-                "frame {frame}: {} particles, {:.2}s elapsed, density err {:.3}",
+                "frame {frame}: {} particles, {:.2}s elapsed, density err {:.3}, {passes} passes",
                 stats.liquid_particles,
                 t.elapsed().as_secs_f32(),
                 stats.max_density_error

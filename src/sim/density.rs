@@ -10,11 +10,12 @@
 //! (`heavy_ball.rs`), so tall liquid converges in far fewer passes, and the last pass is cut
 //! where the tolerance is met (`last_pass.rs`).
 //!
-//! One change from the paper: the correction is one-sided (only compression pushes). The paper
-//! instead scales the density of particles with fewer than 26 neighbours by 26/n so surface
-//! particles are not mistaken for under-dense ones; at rest that scaling reads a flat surface
-//! as 13% over-dense and pushes it outward. Holding the liquid together is the adhesion
-//! matrix's job (its Lennard-Jones-like cohesion), as in position-based fluids.
+//! One change from the paper: at a free surface the correction is one-sided (only compression
+//! pushes). The paper instead scales the density of particles with fewer than 26 neighbours
+//! by 26/n so surface particles are not mistaken for under-dense ones; at rest that scaling
+//! reads a flat surface as 13% over-dense and pushes it outward. Inside the liquid, a particle
+//! more than `tension::TENSION_BAND` under-dense pulls its neighbours in (`tension.rs`): the
+//! liquid carries tension, so a stretched thread narrows instead of tearing.
 //!
 //! The velocity takes up each correction over the substep (v += Δx/δt), so liquid held up by
 //! the correction stops falling into itself instead of building up speed.
@@ -46,6 +47,7 @@ mod eight_lanes;
 mod heavy_ball;
 mod last_pass;
 mod lift;
+mod tension;
 
 use heavy_ball::Momentum;
 pub use heavy_ball::{EARLY_TAIL_AFTER_PASSES, TAIL_AFTER_PASSES};
@@ -59,7 +61,8 @@ const OBSTACLE_DENSITY_WEIGHT: f32 = 1.0;
 
 pub struct DensityOutcome {
     pub iterations: u32,
-    /// Largest ρ/ρ0 − 1 over liquid particles after the last pass (0 if none is compressed).
+    /// Largest ρ/ρ0 − 1 over liquid particles after the last pass (0 if none is compressed),
+    /// or an interior particle's deficit beyond the tension band if that is larger.
     pub max_error: f32,
     pub pairs_visited: u64,
     /// Time spent keeping the neighbour lists exact between passes.
@@ -95,28 +98,45 @@ impl<'a> Positions<'a> {
 
 /// What a pass measures of one liquid particle.
 struct Measured {
-    /// ρ/ρ0 − 1 where positive, else 0.
+    /// What the tolerance judges: ρ/ρ0 − 1 where positive, an interior particle's deficit
+    /// beyond the tension band (1 − band − ρ/ρ0) where that is, else 0.
+    error: f32,
+    /// ρ/ρ0 − 1 where positive, else 0: what a lift undoes.
     compression: f32,
     /// The Newton step size.
     step: f32,
 }
 
-/// Each liquid particle's compression and Newton step size.
-fn measure(p: &Params, x: &Positions, lists: &Neighbourhoods) -> Vec<Measured> {
+/// Each liquid particle's error, compression and Newton step size.
+fn measure(p: &Params, x: &Positions, lists: &Neighbourhoods, interior: &[bool]) -> Vec<Measured> {
     (0..x.liquid.len())
         .into_par_iter()
-        .map(|i| measure_one(p, x, lists, i))
+        .map(|i| measure_one(p, x, lists, i, interior[i]))
         .collect()
 }
 
-/// Particle i's compression and Newton step size.
-fn measure_one(p: &Params, x: &Positions, lists: &Neighbourhoods, i: usize) -> Measured {
+/// Particle i's error, compression and Newton step size: a push where it is compressed, a pull
+/// (a negative step) where it is inside the liquid and stretched beyond the tension band.
+fn measure_one(
+    p: &Params,
+    x: &Positions,
+    lists: &Neighbourhoods,
+    i: usize,
+    interior: bool,
+) -> Measured {
     let xi = x.liquid[i];
     let (liquid_only, liquid_slope2) = density_sums(p, xi, &x.liquid, lists.near.list.of(i));
     let (walls, walls_slope2) = density_sums(p, xi, x.walls, lists.objects.of(i));
     let rho = liquid_only + OBSTACLE_DENSITY_WEIGHT * walls;
     let slope2 = liquid_slope2 + OBSTACLE_DENSITY_WEIGHT * walls_slope2;
-    let excess = (rho - p.rest_density).max(0.0);
+    let stretched_to = p.rest_density * (1.0 - tension::TENSION_BAND);
+    let excess = if rho > p.rest_density {
+        rho - p.rest_density
+    } else if interior && rho < stretched_to {
+        rho - stretched_to
+    } else {
+        0.0
+    };
     let step = if slope2 > 0.0 {
         p.elastic_coefficient * excess / slope2
     } else {
@@ -125,8 +145,15 @@ fn measure_one(p: &Params, x: &Positions, lists: &Neighbourhoods, i: usize) -> M
     // The stopping criterion is the paper's density (liquid neighbours only): a particle
     // wedged into a corner may not reach ρ0 with the walls counted, and must not keep
     // every other particle iterating.
+    let compression = (liquid_only - p.rest_density).max(0.0) / p.rest_density;
+    let tension = if interior {
+        (stretched_to - rho).max(0.0) / p.rest_density
+    } else {
+        0.0
+    };
     Measured {
-        compression: (liquid_only - p.rest_density).max(0.0) / p.rest_density,
+        error: compression.max(tension),
+        compression,
         step,
     }
 }
@@ -170,19 +197,22 @@ const LIFT_LIMIT_RADII: f32 = 1.0;
 /// one demo was not worth a resting tank a fifth noisier.
 const CARRY: f32 = 0.7;
 
-/// One correction pass over all liquid particles (positions only). Returns the largest
-/// compression measured before the pass; the pass is skipped when that is within tolerance.
+/// One correction pass over all liquid particles (positions only). Returns the largest error
+/// measured before the pass (`Measured::error`); the pass is skipped when that is within
+/// tolerance.
 fn pass(
     p: &Params,
     liquid: &mut LiquidParticles,
     moved: &mut [Vec3],
     walls: &[Vec3A],
     lists: &Neighbourhoods,
+    interior: &mut Option<Vec<bool>>,
     momentum: &mut Momentum,
 ) -> f32 {
     let x = Positions::of(liquid, walls);
-    let measured = measure(p, &x, lists);
-    let max_error = measured.iter().map(|m| m.compression).fold(0.0, f32::max);
+    let interior = interior.get_or_insert_with(|| tension::interior(p, &x, lists));
+    let measured = measure(p, &x, lists, interior);
+    let max_error = measured.iter().map(|m| m.error).fold(0.0, f32::max);
     if max_error <= p.density_tolerance {
         return max_error;
     }
@@ -297,6 +327,8 @@ pub fn correct(
         list_upkeep: Duration::ZERO,
     };
     let mut momentum = Momentum::default();
+    // Which particles are inside the liquid, decided at the first pass (`tension.rs`).
+    let mut interior = None;
     // The displacements before this pass and before the last one that moved the liquid (two
     // buffers, swapped, rather than a copy allocated per pass), and the largest compression
     // then.
@@ -319,7 +351,15 @@ pub fn correct(
         });
         before_this_pass.clear();
         before_this_pass.extend_from_slice(moved);
-        let max_error = pass(p, liquid, moved, &walls, lists, &mut momentum);
+        let max_error = pass(
+            p,
+            liquid,
+            moved,
+            &walls,
+            lists,
+            &mut interior,
+            &mut momentum,
+        );
         outcome.max_error = max_error;
         outcome.pairs_visited += lists.near.list.pair_count();
         if max_error <= p.density_tolerance {

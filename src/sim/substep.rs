@@ -112,6 +112,10 @@ pub fn substep(
             viscosity_implicit::apply(scene, p, liquid, objects, &mut lists, impulse)
         });
     }
+    // Liquid in a nozzle's throat moves at its exit velocity whatever the viscosity did.
+    for emitter in emitters {
+        emitter.hold(scene, start, end, liquid);
+    }
     let moves_started = Instant::now();
     let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
     let dt_move = p.dt / p.moves as f32;
@@ -154,6 +158,10 @@ pub fn substep(
     // Velocities are what the particles did over the substep (position-based dynamics), so
     // the corrections above leave no velocity behind that would push back next substep.
     moves::velocity_from_motion(p, liquid, &moved);
+    // And leaves the substep at it: the next substep's forces and solve start from it.
+    for emitter in emitters {
+        emitter.hold(scene, start, end, liquid);
+    }
 
     let before = liquid.len();
     for emitter in emitters {

@@ -417,7 +417,9 @@ fn a_tall_columns_corrections_converge_faster_in_their_tail() {
 /// are still far from the tolerance after `density::EARLY_TAIL_AFTER_PASSES` passes, and
 /// entering their tail there they must reach the tolerance in clearly fewer passes than
 /// entering it only after `density::TAIL_AFTER_PASSES` (measured over the first frame: 204
-/// passes against 265; at 1 m/s, 140 against 156).
+/// passes against 265; at 1 m/s, 140 against 156). Since the liquid carries tension inside
+/// (`density/tension.rs`), the passes without the early tail fell to 220 and those with it
+/// to 200: the tail still pays, by less, so the test asks for fewer passes, not 10% fewer.
 #[test]
 fn an_impacts_corrections_enter_their_tail_early() {
     let mut scene = crate::validation::rest_tank::scene(
@@ -447,7 +449,7 @@ fn an_impacts_corrections_enter_their_tail_early() {
     let early = first_frame_with_early_tail_after(density::EARLY_TAIL_AFTER_PASSES);
     let late = first_frame_with_early_tail_after(u32::MAX);
     assert!(
-        early * 10 <= late * 9,
+        early < late,
         "{early} passes entering the tail early, {late} without"
     );
 }

@@ -14,8 +14,9 @@
 //!   radius of the axis, and the particle count per slice 4r high varying by at most 12%.
 //!
 //! The touchdown point is where the falling rope meets the pile: going down the rope in slices
-//! 4r high, the last slice before one whose particles spread wider than twice a rope's radius
-//! for their count. Its angle about the axis is followed frame to frame.
+//! 4r high, the centroid of the last slice before one holding more than twice the rope's
+//! radius (from its count) or nothing, the rope's radius being the median over the top third
+//! of the fall. Its angle about the axis is followed frame to frame.
 
 use std::f64::consts::{PI, TAU};
 use std::sync::atomic::AtomicBool;
@@ -62,12 +63,12 @@ struct FrameShape {
     upper_count_variation: f64,
 }
 
-/// The rope's slices, 4r high from just under the nozzle down to the plate: count and centroid.
-fn slices(positions: &[Vec3], r: f32) -> Vec<(usize, f64, f64, f64)> {
+/// The rope's slices, 4r high from the nozzle's exit down to the plate: count and centroid.
+fn slices(positions: &[Vec3], r: f32) -> Vec<(usize, f64, f64)> {
     let height = 4.0 * r;
-    let top = pour::NOZZLE_HEIGHT - r;
+    let top = pour::NOZZLE_HEIGHT;
     let n = (top / height).ceil() as usize;
-    let mut sums = vec![(0usize, 0.0f64, 0.0f64, 0.0f64); n];
+    let mut sums = vec![(0usize, 0.0f64, 0.0f64); n];
     for p in positions {
         let k = ((top - p.z) / height).floor();
         if k >= 0.0 && (k as usize) < n {
@@ -83,19 +84,6 @@ fn slices(positions: &[Vec3], r: f32) -> Vec<(usize, f64, f64, f64)> {
             s.2 /= s.0 as f64;
         }
     }
-    // Spread: RMS distance from the slice's centroid.
-    for p in positions {
-        let k = ((top - p.z) / height).floor();
-        if k >= 0.0 && (k as usize) < n {
-            let s = &mut sums[k as usize];
-            s.3 += (p.x as f64 - s.1).powi(2) + (p.y as f64 - s.2).powi(2);
-        }
-    }
-    for s in &mut sums {
-        if s.0 > 0 {
-            s.3 = (s.3 / s.0 as f64).sqrt();
-        }
-    }
     sums
 }
 
@@ -106,20 +94,26 @@ fn rope_radius(count: usize, r: f32) -> f64 {
 
 fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
     let slices = slices(positions, r);
-    // A full disc's RMS distance from its centre is a/√2; twice a rope's radius is a pile.
-    let rope_end = slices
+    let radii: Vec<f64> = slices.iter().map(|s| rope_radius(s.0, r)).collect();
+    // The falling rope's radius: the median over the top third of the fall, where no pile
+    // reaches.
+    let mut top_third: Vec<f64> = radii[..slices.len() / 3]
         .iter()
-        .position(|&(count, _, _, spread)| count == 0 || spread > 2.0 * rope_radius(count, r))
+        .copied()
+        .filter(|&a| a > 0.0)
+        .collect();
+    top_third.sort_by(f64::total_cmp);
+    let rope = top_third.get(top_third.len() / 2).copied().unwrap_or(0.0);
+    // The rope ends where a slice is empty or twice as wide as the rope: the pile.
+    let rope_end = (0..slices.len())
+        .position(|k| slices[k].0 == 0 || radii[k] > 2.0 * rope)
         .unwrap_or(slices.len());
     let touchdown = rope_end.checked_sub(1).map(|k| (slices[k].1, slices[k].2));
-    let touchdown_rope_radius = rope_end
-        .checked_sub(1)
-        .map_or(0.0, |k| rope_radius(slices[k].0, r));
-    // The upper half of the fall: nozzle to midway to the plate.
-    let half = slices.len() / 2;
-    let upper = &slices[..half.min(rope_end)];
+    let touchdown_rope_radius = rope_end.checked_sub(1).map_or(0.0, |k| radii[k]);
+    // The upper half of the fall: nozzle to midway to the pile.
+    let upper = &slices[..rope_end / 2];
     let mut upper_wobble = 0.0f64;
-    for &(count, x, y, _) in upper {
+    for &(count, x, y) in upper {
         if count > 0 {
             upper_wobble = upper_wobble.max((x * x + y * y).sqrt() / rope_radius(count, r));
         }
@@ -142,7 +136,7 @@ fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
 
 /// Whether the particle nearest the nozzle is linked to one on the plate through particles
 /// closer than 3r to each other.
-fn nozzle_linked_to_plate(positions: &[Vec3], r: f32) -> bool {
+pub fn nozzle_linked_to_plate(positions: &[Vec3], r: f32) -> bool {
     let link = 3.0 * r;
     let cell = |p: Vec3| (p / link).floor().as_ivec3();
     let mut grid: FxHashMap<IVec3, Vec<u32>> = FxHashMap::default();
@@ -207,7 +201,7 @@ pub fn measure(
     let (mut radius_sum, mut rope_sum, mut watched, mut substeps) = (0.0, 0.0, 0usize, 0u64);
     for frame in 0..frames {
         let stats = sim.step_frame(&cancel)?;
-        substeps += sim.scene().settings.substeps as u64;
+        substeps += stats.substeps as u64;
         let positions = &sim.liquid().position;
         observe(frame, &stats, positions);
         touched_down |= positions
