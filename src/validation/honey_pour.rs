@@ -63,10 +63,12 @@ struct FrameShape {
     upper_count_variation: f64,
 }
 
-/// The rope's slices, 4r high from the nozzle's exit down to the plate: count and centroid.
+/// The rope's slices, 4r high from the first particle centres under the nozzle down to the
+/// plate: count and centroid.
 fn slices(positions: &[Vec3], r: f32) -> Vec<(usize, f64, f64)> {
     let height = 4.0 * r;
-    let top = pour::NOZZLE_HEIGHT;
+    // Particle centres start a radius below the exit.
+    let top = pour::NOZZLE_HEIGHT - r;
     let n = (top / height).ceil() as usize;
     let mut sums = vec![(0usize, 0.0f64, 0.0f64); n];
     for p in positions {
