@@ -11,7 +11,7 @@ import os
 
 import bpy
 
-from . import bake_runner, export, playback
+from . import bake_runner, emission, estimate, export, playback
 
 # The one running interactive bake (a bake owns its cache folder; one at a time).
 _job = None
@@ -230,6 +230,27 @@ class GLOOP_OT_free_bake(bpy.types.Operator):
         return {"FINISHED"}
 
 
+class GLOOP_OT_match_pour_resolution(bpy.types.Operator):
+    """Set the scene's particle radius so that this emitter's nozzle is enough particles
+    across to pour a rope that coils"""
+
+    bl_idname = "gloop.match_pour_resolution"
+    bl_label = "Resolution for a Rope"
+
+    @classmethod
+    def poll(cls, context):
+        ob = context.object
+        return ob is not None and ob.gloop.type == "EMITTER" and running_job() is None
+
+    def execute(self, context):
+        radius = emission.rope_radius(estimate.volume_and_area(context.object)[1])
+        if radius is None:
+            self.report({"ERROR"}, f"Emitter '{context.object.name}' has no nozzle area")
+            return {"CANCELLED"}
+        context.scene.gloop.particle_radius = radius
+        return {"FINISHED"}
+
+
 def cancel_running_bake():
     """Called on file load and unregister: a bake must not outlive its .blend session."""
     job = running_job()
@@ -247,6 +268,7 @@ CLASSES = (
     GLOOP_OT_bake_resume,
     GLOOP_OT_bake_cancel,
     GLOOP_OT_free_bake,
+    GLOOP_OT_match_pour_resolution,
 )
 
 

@@ -112,6 +112,11 @@ class PHYSICS_PT_gloop_emitter(_PhysicsPanel, bpy.types.Panel):
             flow, speed, per_second = derived
             col.label(text=f"{flow / emission.ML:.2f} mL/s at {speed:.3f} m/s")
             col.label(text=f"{per_second:,.0f} particles/s")
+        rope = emission.rope_radius(area)
+        if rope is not None and context.scene.gloop.particle_radius > rope * 1.001:
+            col = layout.column(align=True)
+            col.label(text=f"Too coarse to pour a rope: r ≤ {rope * 1e3:.2f} mm", icon="ERROR")
+            col.operator("gloop.match_pour_resolution")
         col = layout.column(align=True)
         col.prop(s, "emit_frame_start", text="Frame Start")
         col.prop(s, "emit_frame_end", text="End")

@@ -11,11 +11,22 @@ from bpy.props import (
     StringProperty,
 )
 
-from . import material_presets
+from . import emission, estimate, material_presets
 from .material_presets import LIQUIDS, SOLIDS
 
 # Set while a preset fills the fields, so the fields' own update does not flip it to CUSTOM.
 _applying_preset = False
+
+
+def _on_type_change(self, context):
+    """A scene's first emitter sets its resolution, unless the artist has set one: the
+    default particle radius (2 cm) pours beads from any nozzle smaller than a bucket."""
+    scene = context.scene
+    if self.type != "EMITTER" or scene is None or scene.gloop.is_property_set("particle_radius"):
+        return
+    radius = emission.rope_radius(estimate.volume_and_area(self.id_data)[1])
+    if radius is not None:
+        scene.gloop.particle_radius = radius
 
 
 def _apply_liquid_preset(self, _context):
@@ -74,6 +85,7 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
             ("OBSTACLE", "Obstacle", "Liquid collides with and sticks to it"),
         ],
         default="NONE",
+        update=_on_type_change,
     )
 
     # Liquid material (Liquid and Emitter).

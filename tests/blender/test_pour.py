@@ -6,8 +6,38 @@ import math
 
 import bpy
 import numpy as np
+import pytest
 
 NOZZLE_HEIGHT = 0.06
+
+
+def downward_disc(radius):
+    bpy.ops.mesh.primitive_circle_add(
+        vertices=32, radius=radius, fill_type="NGON", location=(0.0, 0.0, NOZZLE_HEIGHT)
+    )
+    nozzle = bpy.context.object
+    nozzle.name = "Nozzle"
+    nozzle.rotation_euler.x = math.pi  # facing down
+    return nozzle
+
+
+def test_a_first_emitter_sets_a_resolution_that_pours_a_rope(empty_scene):
+    scene = empty_scene
+    nozzle = downward_disc(0.008)
+    nozzle.gloop.type = "EMITTER"
+    # 8 particles across a nozzle of radius 8 mm (a 32-gon's area, a shade under the circle's).
+    assert scene.gloop.particle_radius == pytest.approx(0.001, rel=0.01)
+
+
+def test_a_resolution_the_artist_chose_is_kept_and_the_panel_offers_the_rope_one(empty_scene):
+    scene = empty_scene
+    scene.gloop.particle_radius = 0.01
+    nozzle = downward_disc(0.008)
+    nozzle.gloop.type = "EMITTER"
+    assert scene.gloop.particle_radius == pytest.approx(0.01)
+    bpy.context.view_layer.objects.active = nozzle
+    assert bpy.ops.gloop.match_pour_resolution() == {"FINISHED"}
+    assert scene.gloop.particle_radius == pytest.approx(0.001, rel=0.01)
 
 
 def test_a_baked_pour_is_one_piece_from_nozzle_to_pile(empty_scene):
@@ -16,12 +46,7 @@ def test_a_baked_pour_is_one_piece_from_nozzle_to_pile(empty_scene):
     scene.render.fps = 24
     scene.gloop.particle_radius = 0.0005
     scene.gloop.domain_margin = 0.02
-    bpy.ops.mesh.primitive_circle_add(
-        vertices=32, radius=0.004, fill_type="NGON", location=(0.0, 0.0, NOZZLE_HEIGHT)
-    )
-    nozzle = bpy.context.object
-    nozzle.name = "Nozzle"
-    nozzle.rotation_euler.x = math.pi  # facing down
+    nozzle = downward_disc(0.004)
     nozzle.gloop.type = "EMITTER"
     nozzle.gloop.liquid_preset = "HONEY"
     nozzle.gloop.emit_flow = 10.0
