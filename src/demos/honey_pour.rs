@@ -36,7 +36,7 @@ pub fn scene(radius: f32, fps: f32, seconds: f32) -> Scene {
     let frames = (seconds * fps).round() as i32;
     let mut settings = demo_settings(
         radius,
-        (1, 4),
+        (4, 4),
         domain(
             Vec3::new(-0.08, -0.08, PLATE_TOP - 0.02),
             Vec3::new(0.08, 0.08, NOZZLE_HEIGHT + 0.01),
