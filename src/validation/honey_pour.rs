@@ -46,6 +46,8 @@ pub struct PourFigures {
     pub coil_radius: f64,
     /// Mean radius of the rope at touchdown, metres.
     pub touchdown_rope_radius: f64,
+    /// Mean height of the touchdown point above the plate, metres.
+    pub touchdown_height: f64,
     /// Worst distance of the upper rope's centre from the axis, in rope radii.
     pub upper_wobble: f64,
     /// Worst coefficient of variation of the upper rope's particles per slice.
@@ -59,6 +61,8 @@ pub struct PourFigures {
 struct FrameShape {
     touchdown: Option<(f64, f64)>,
     touchdown_rope_radius: f64,
+    /// Height of the touchdown slice's middle above the plate.
+    touchdown_height: f64,
     upper_wobble: f64,
     upper_count_variation: f64,
 }
@@ -112,6 +116,10 @@ fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
         .unwrap_or(slices.len());
     let touchdown = rope_end.checked_sub(1).map(|k| (slices[k].1, slices[k].2));
     let touchdown_rope_radius = rope_end.checked_sub(1).map_or(0.0, |k| radii[k]);
+    let top = (pour::NOZZLE_HEIGHT - r) as f64;
+    let touchdown_height = rope_end
+        .checked_sub(1)
+        .map_or(top, |k| top - (k as f64 + 0.5) * 4.0 * r as f64);
     // The upper half of the fall: nozzle to midway to the pile.
     let upper = &slices[..rope_end / 2];
     let mut upper_wobble = 0.0f64;
@@ -127,6 +135,7 @@ fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
     FrameShape {
         touchdown,
         touchdown_rope_radius,
+        touchdown_height,
         upper_wobble,
         upper_count_variation: if mean > 0.0 {
             variance.sqrt() / mean
@@ -200,7 +209,8 @@ pub fn measure(
     };
     let mut touched_down = false;
     let mut last_angle: Option<f64> = None;
-    let (mut radius_sum, mut rope_sum, mut watched, mut substeps) = (0.0, 0.0, 0usize, 0u64);
+    let (mut radius_sum, mut rope_sum, mut height_sum) = (0.0, 0.0, 0.0);
+    let (mut watched, mut substeps) = (0usize, 0u64);
     for frame in 0..frames {
         let stats = sim.step_frame(&cancel)?;
         substeps += stats.substeps as u64;
@@ -235,11 +245,13 @@ pub fn measure(
             last_angle = Some(angle);
             radius_sum += (x * x + y * y).sqrt();
             rope_sum += shape.touchdown_rope_radius;
+            height_sum += shape.touchdown_height;
             watched += 1;
         }
     }
     figures.coil_radius = radius_sum / watched.max(1) as f64;
     figures.touchdown_rope_radius = rope_sum / watched.max(1) as f64;
+    figures.touchdown_height = height_sum / watched.max(1) as f64;
     figures.emitted = sim.liquid().len();
     let particle_volume = (2.0 * radius as f64).powi(3);
     figures.expected_emitted = pour::FLOW as f64 * seconds as f64 / particle_volume;
@@ -259,8 +271,15 @@ pub fn checks(f: &PourFigures) -> Vec<Check> {
     let turns = f.net_angle.abs() / TAU;
     let steadiness = f.net_angle.abs() / f.travelled_angle.max(f64::MIN_POSITIVE);
     let frequency = turns / 2.0;
+    // Ribe (2004) and Maleki et al. (2004), in turns per second and without their prefactors:
+    // from the rope's radius a and speed U = Q/πa² at touchdown, and the fall H from the
+    // nozzle to there.
     let a = f.touchdown_rope_radius;
-    let gravitational = (g * q.powi(3) / (nu * a.powi(8))).powf(0.25) / TAU;
+    let u = q / (PI * a * a);
+    let fall = pour::NOZZLE_HEIGHT as f64 - f.touchdown_height;
+    let viscous = u / fall / TAU;
+    let gravitational = (g * u.powi(3) / (nu * a * a)).powf(0.25) / TAU;
+    let inertial = (u.powi(4) / (nu * a * a)).powf(1.0 / 3.0) / TAU;
     vec![
         Check::at_most(
             "(a) frames after touchdown with the stream broken",
@@ -291,11 +310,18 @@ pub fn checks(f: &PourFigures) -> Vec<Check> {
             0.12,
         ),
         Check::info("coiling frequency (turns/s)", frequency),
+        Check::info("viscous coiling scaling U/H / 2π (1/s)", viscous),
         Check::info(
-            "gravitational coiling scaling (g Q³/ν a⁸)^1/4 / 2π (1/s)",
+            "gravitational coiling scaling (g U³/ν a²)^1/4 / 2π (1/s)",
             gravitational,
         ),
+        Check::info(
+            "inertial coiling scaling (U⁴/ν a²)^1/3 / 2π (1/s)",
+            inertial,
+        ),
         Check::info("rope radius at touchdown (particles r)", a / r),
+        Check::info("rope speed at touchdown (m/s)", u),
+        Check::info("touchdown height above the plate (m)", f.touchdown_height),
         Check::info("particle radius (m)", r),
         Check::info("substeps per frame, mean", f.mean_substeps),
     ]
