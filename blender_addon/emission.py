@@ -17,7 +17,7 @@ ML = 1e-6  # m³ per mL
 # 0.64 at 5.3 across and 0.66 at 4.
 PARTICLES_ACROSS_A_ROPE = 8
 
-# The scene's particle radius may go no finer (properties.py's `particle_radius` minimum).
+# The finest particle radius the add-on offers (`particle_radius`'s minimum).
 FINEST_RADIUS = 0.0005
 
 

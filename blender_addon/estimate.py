@@ -56,6 +56,12 @@ def volume_and_area(ob):
     return result
 
 
+def rope_radius(ob):
+    """The particle radius at which emitter `ob` pours a rope (`emission.rope_radius`), or
+    None for a mesh without area."""
+    return emission.rope_radius(volume_and_area(ob)[1])
+
+
 def estimate(scene, objects, frames):
     """(liquid particles, object particles, solver bytes, cache bytes per frame)."""
     r = scene.gloop.particle_radius

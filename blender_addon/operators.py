@@ -11,7 +11,7 @@ import os
 
 import bpy
 
-from . import bake_runner, emission, estimate, export, playback
+from . import bake_runner, estimate, export, playback
 
 # The one running interactive bake (a bake owns its cache folder; one at a time).
 _job = None
@@ -243,7 +243,7 @@ class GLOOP_OT_match_pour_resolution(bpy.types.Operator):
         return ob is not None and ob.gloop.type == "EMITTER" and running_job() is None
 
     def execute(self, context):
-        radius = emission.rope_radius(estimate.volume_and_area(context.object)[1])
+        radius = estimate.rope_radius(context.object)
         if radius is None:
             self.report({"ERROR"}, f"Emitter '{context.object.name}' has no nozzle area")
             return {"CANCELLED"}

@@ -24,7 +24,7 @@ def _on_type_change(self, context):
     scene = context.scene
     if self.type != "EMITTER" or scene is None or scene.gloop.is_property_set("particle_radius"):
         return
-    radius = emission.rope_radius(estimate.volume_and_area(self.id_data)[1])
+    radius = estimate.rope_radius(self.id_data)
     if radius is not None:
         scene.gloop.particle_radius = radius
 
@@ -235,7 +235,7 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
     particle_radius: FloatProperty(
         name="Particle Radius",
         default=0.02,
-        min=0.0005,
+        min=emission.FINEST_RADIUS,
         soft_max=0.1,
         precision=4,
         subtype="DISTANCE",

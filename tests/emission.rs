@@ -57,36 +57,42 @@ fn bake(scene: &Scene, frames: usize) -> Simulation {
     sim
 }
 
-/// For every particle of the stream (away from its two ends), the distance down to the next
-/// particle of its column: the nearest one below it within r of its vertical line.
-fn gaps_along_the_stream(positions: &[Vec3], top: f32, bottom: f32) -> Vec<f32> {
+/// For every particle of the stream between `bottom` and `top`, `distance` to the nearest
+/// particle below it among those `counts` accepts.
+fn nearest_below(
+    positions: &[Vec3],
+    (top, bottom): (f32, f32),
+    counts: impl Fn(Vec3, Vec3) -> bool,
+    distance: impl Fn(Vec3, Vec3) -> f32,
+) -> Vec<f32> {
     positions
         .iter()
         .filter(|p| p.z < top && p.z > bottom)
-        .filter_map(|p| {
+        .filter_map(|&p| {
             positions
                 .iter()
-                .filter(|q| q.z < p.z && (q.truncate() - p.truncate()).length() < R)
-                .map(|q| p.z - q.z)
+                .filter(|&&q| q.z < p.z && counts(p, q))
+                .map(|&q| distance(p, q))
                 .min_by(f32::total_cmp)
         })
         .collect()
 }
 
+/// For every particle of the stream (away from its two ends), the distance down to the next
+/// particle of its column: the nearest one below it within r of its vertical line.
+fn gaps_along_the_stream(positions: &[Vec3], top: f32, bottom: f32) -> Vec<f32> {
+    nearest_below(
+        positions,
+        (top, bottom),
+        |p, q| (q.truncate() - p.truncate()).length() < R,
+        |p, q| p.z - q.z,
+    )
+}
+
 /// For every particle of the stream (away from its two ends), the distance to the nearest
 /// particle below it: a gap in the stream wherever this is wide.
 fn links_down_the_stream(positions: &[Vec3], top: f32, bottom: f32) -> Vec<f32> {
-    positions
-        .iter()
-        .filter(|p| p.z < top && p.z > bottom)
-        .filter_map(|p| {
-            positions
-                .iter()
-                .filter(|q| q.z < p.z)
-                .map(|q| p.distance(*q))
-                .min_by(f32::total_cmp)
-        })
-        .collect()
+    nearest_below(positions, (top, bottom), |_, _| true, Vec3::distance)
 }
 
 #[test]

@@ -137,21 +137,20 @@ impl Emitter {
         }
         (end - first) as usize
     }
-}
 
-impl Emitter {
-    /// Holds the liquid still in the nozzle's throat, within `HELD_LAYERS` layers of its
-    /// exit, at the exit velocity while the emitter pours: the liquid behind the nozzle holds
-    /// the rope up, as the honey in a jar's spout does (SPlisHSPlasH's emitters likewise keep
-    /// the particles in their box at the emit velocity). Without it nothing pulls back on the
-    /// stream's top, which the rope's weight tears away from the layers still leaving.
+    /// The nozzle's throat between `from` and `to` (fractional frames), while the emitter
+    /// pours: the liquid within `HELD_LAYERS` layers of the exit, which the liquid behind the
+    /// nozzle holds at the exit velocity, as the honey in a jar's spout does (SPlisHSPlasH's
+    /// emitters likewise keep the particles in their box at the emit velocity). Without it
+    /// nothing pulls back on the stream's top, which the rope's weight tears away from the
+    /// layers still leaving.
     ///
     /// Each nozzle point holds a column along its normal, √2 r across (half a lattice cell's
     /// diagonal), from the nozzle out to `HELD_LAYERS` layers and the radius a layer leaves at.
-    pub fn hold(&self, scene: &Scene, from: f64, to: f64, liquid: &mut LiquidParticles) {
+    pub fn throat(&self, scene: &Scene, from: f64, to: f64) -> Option<Throat> {
         let e = &self.emission;
         if self.points.is_empty() || to <= e.frame_start as f64 || from >= e.frame_end as f64 {
-            return;
+            return None;
         }
         let r = scene.settings.particle_radius;
         let object = &scene.objects[self.object];
@@ -171,35 +170,58 @@ impl Emitter {
             })
             .collect();
         let depth = r + 2.0 * r * HELD_LAYERS;
-        let reach_squared = 2.0 * r * r;
-        // Only particles near the nozzle can be in a column.
         let centre = columns.iter().map(|c| c.at).sum::<Vec3>() / columns.len() as f32;
-        let near = columns
+        let reach = columns
             .iter()
             .map(|c| c.at.distance(centre))
             .fold(0.0f32, f32::max)
             + depth
             + r;
+        Some(Throat {
+            columns,
+            depth,
+            column_radius_squared: 2.0 * r * r,
+            centre,
+            reach,
+        })
+    }
+}
+
+/// The liquid a pouring nozzle holds (`Emitter::throat`): its points' columns, and a sphere
+/// around them outside which no particle need be tested.
+pub struct Throat {
+    columns: Vec<Column>,
+    depth: f32,
+    column_radius_squared: f32,
+    centre: Vec3,
+    reach: f32,
+}
+
+impl Throat {
+    /// Sets the velocity of every liquid particle in a column to its exit velocity.
+    pub fn hold(&self, liquid: &mut LiquidParticles) {
+        let reach_squared = self.reach * self.reach;
         liquid
             .position
             .par_iter()
             .zip(liquid.velocity.par_iter_mut())
-            .filter(|(x, _)| x.distance_squared(centre) <= near * near)
+            .filter(|(x, _)| x.distance_squared(self.centre) <= reach_squared)
             .for_each(|(x, v)| {
-                let held = columns.iter().find(|c| {
-                    let d = *x - c.at;
-                    let along = d.dot(c.normal);
-                    (0.0..=depth).contains(&along)
-                        && (d - along * c.normal).length_squared() <= reach_squared
-                });
-                if let Some(c) = held {
+                if let Some(c) = self.columns.iter().find(|c| self.holds(c, *x)) {
                     *v = c.exit_velocity;
                 }
             });
     }
+
+    fn holds(&self, c: &Column, x: Vec3) -> bool {
+        let d = x - c.at;
+        let along = d.dot(c.normal);
+        (0.0..=self.depth).contains(&along)
+            && (d - along * c.normal).length_squared() <= self.column_radius_squared
+    }
 }
 
-/// Layers of liquid the nozzle holds at its exit velocity (`Emitter::hold`). Measured on the
+/// Layers of liquid the nozzle holds at its exit velocity (`Emitter::throat`). Measured on the
 /// `honey-pour` scene (r = 0.5 mm, 1 s, `examples/pour_probe.rs`): frames after touchdown
 /// whose stream was not one piece, 0 of 110 with 4 layers, 16 with 2; without the tension
 /// inside the liquid (`density/tension.rs`), 109 with none, 103 with 2, 34 with 4.

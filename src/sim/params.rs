@@ -61,8 +61,6 @@ pub struct Params {
     /// The current frame's substep duration: 1/(fps · substeps), the substeps chosen for the
     /// frame (`set_substeps`, `sim::adaptive`). Starts at the scene's minimum.
     pub dt: f32,
-    /// Substeps of the current frame.
-    pub substeps: u32,
     pub moves: u32,
     pub space: Space,
     pub viscosity_kernel: ViscosityKernel,
@@ -118,7 +116,6 @@ impl Params {
     /// (the classic exchange's ceiling). Bit-identical to `new` when `substeps` is the
     /// scene's own.
     pub fn set_substeps(&mut self, substeps: u32) {
-        self.substeps = substeps;
         self.dt = 1.0 / (self.fps * substeps as f32);
         (self.exchange_rate, self.exchange_achieved) =
             classic_exchange(&self.exchange_wanted, self.dt);
@@ -160,7 +157,6 @@ impl Params {
             gravity: s.gravity,
             fps: s.fps,
             dt,
-            substeps: s.substeps,
             moves: s.moves,
             space: Space::new(&s.domain),
             viscosity_kernel,

@@ -113,8 +113,12 @@ pub fn substep(
         });
     }
     // Liquid in a nozzle's throat moves at its exit velocity whatever the viscosity did.
-    for emitter in emitters {
-        emitter.hold(scene, start, end, liquid);
+    let throats: Vec<_> = emitters
+        .iter()
+        .filter_map(|e| e.throat(scene, start, end))
+        .collect();
+    for throat in &throats {
+        throat.hold(liquid);
     }
     let moves_started = Instant::now();
     let mut moved = vec![glam::Vec3::ZERO; liquid.len()];
@@ -159,8 +163,8 @@ pub fn substep(
     // the corrections above leave no velocity behind that would push back next substep.
     moves::velocity_from_motion(p, liquid, &moved);
     // And leaves the substep at it: the next substep's forces and solve start from it.
-    for emitter in emitters {
-        emitter.hold(scene, start, end, liquid);
+    for throat in &throats {
+        throat.hold(liquid);
     }
 
     let before = liquid.len();

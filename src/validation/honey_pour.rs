@@ -67,30 +67,38 @@ struct FrameShape {
     upper_count_variation: f64,
 }
 
-/// The rope's slices, 4r high from the first particle centres under the nozzle down to the
-/// plate: count and centroid.
-fn slices(positions: &[Vec3], r: f32) -> Vec<(usize, f64, f64)> {
+/// One slice of the rope, 4r high: how many particles it holds and their centroid's x and y.
+#[derive(Clone, Copy, Default)]
+struct Slice {
+    count: usize,
+    x: f64,
+    y: f64,
+}
+
+/// Where the slices start: at the first particle centres, a radius below the nozzle's exit.
+fn slices_top(r: f32) -> f32 {
+    pour::NOZZLE_HEIGHT - r
+}
+
+/// The rope's slices, 4r high from `slices_top` down to the plate.
+fn slices(positions: &[Vec3], r: f32) -> Vec<Slice> {
     let height = 4.0 * r;
-    // Particle centres start a radius below the exit.
-    let top = pour::NOZZLE_HEIGHT - r;
-    let n = (top / height).ceil() as usize;
-    let mut sums = vec![(0usize, 0.0f64, 0.0f64); n];
+    let top = slices_top(r);
+    let mut slices = vec![Slice::default(); (top / height).ceil() as usize];
     for p in positions {
         let k = ((top - p.z) / height).floor();
-        if k >= 0.0 && (k as usize) < n {
-            let s = &mut sums[k as usize];
-            s.0 += 1;
-            s.1 += p.x as f64;
-            s.2 += p.y as f64;
+        if k >= 0.0 && (k as usize) < slices.len() {
+            let s = &mut slices[k as usize];
+            s.count += 1;
+            s.x += p.x as f64;
+            s.y += p.y as f64;
         }
     }
-    for s in &mut sums {
-        if s.0 > 0 {
-            s.1 /= s.0 as f64;
-            s.2 /= s.0 as f64;
-        }
+    for s in slices.iter_mut().filter(|s| s.count > 0) {
+        s.x /= s.count as f64;
+        s.y /= s.count as f64;
     }
-    sums
+    slices
 }
 
 /// A rope slice's radius from its count: count × (2r)³ = π a² × 4r.
@@ -100,7 +108,7 @@ fn rope_radius(count: usize, r: f32) -> f64 {
 
 fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
     let slices = slices(positions, r);
-    let radii: Vec<f64> = slices.iter().map(|s| rope_radius(s.0, r)).collect();
+    let radii: Vec<f64> = slices.iter().map(|s| rope_radius(s.count, r)).collect();
     // The falling rope's radius: the median over the top third of the fall, where no pile
     // reaches.
     let mut top_third: Vec<f64> = radii[..slices.len() / 3]
@@ -112,29 +120,24 @@ fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
     let rope = top_third.get(top_third.len() / 2).copied().unwrap_or(0.0);
     // The rope ends where a slice is empty or twice as wide as the rope: the pile.
     let rope_end = (0..slices.len())
-        .position(|k| slices[k].0 == 0 || radii[k] > 2.0 * rope)
+        .position(|k| slices[k].count == 0 || radii[k] > 2.0 * rope)
         .unwrap_or(slices.len());
-    let touchdown = rope_end.checked_sub(1).map(|k| (slices[k].1, slices[k].2));
-    let touchdown_rope_radius = rope_end.checked_sub(1).map_or(0.0, |k| radii[k]);
-    let top = (pour::NOZZLE_HEIGHT - r) as f64;
-    let touchdown_height = rope_end
-        .checked_sub(1)
-        .map_or(top, |k| top - (k as f64 + 0.5) * 4.0 * r as f64);
+    let last = rope_end.checked_sub(1);
+    let top = slices_top(r) as f64;
+    let touchdown_height = last.map_or(top, |k| top - (k as f64 + 0.5) * 4.0 * r as f64);
     // The upper half of the fall: nozzle to midway to the pile.
     let upper = &slices[..rope_end / 2];
     let mut upper_wobble = 0.0f64;
-    for &(count, x, y) in upper {
-        if count > 0 {
-            upper_wobble = upper_wobble.max((x * x + y * y).sqrt() / rope_radius(count, r));
-        }
+    for s in upper.iter().filter(|s| s.count > 0) {
+        upper_wobble = upper_wobble.max((s.x * s.x + s.y * s.y).sqrt() / rope_radius(s.count, r));
     }
-    let counts: Vec<f64> = upper.iter().map(|s| s.0 as f64).collect();
+    let counts: Vec<f64> = upper.iter().map(|s| s.count as f64).collect();
     let mean = counts.iter().sum::<f64>() / counts.len().max(1) as f64;
     let variance =
         counts.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / counts.len().max(1) as f64;
     FrameShape {
-        touchdown,
-        touchdown_rope_radius,
+        touchdown: last.map(|k| (slices[k].x, slices[k].y)),
+        touchdown_rope_radius: last.map_or(0.0, |k| radii[k]),
         touchdown_height,
         upper_wobble,
         upper_count_variation: if mean > 0.0 {
