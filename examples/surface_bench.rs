@@ -126,7 +126,7 @@ fn main() {
         for _ in 0..o.runs.max(1) {
             let start = Instant::now();
             let (mesh, laps) = pool.install(|| {
-                mesh_particles_timed(&particles, &velocities, &colours, R, &o.settings)
+                mesh_particles_timed(&particles, &velocities, &colours, R, &o.settings, &[])
             });
             ours.push(start.elapsed());
             stages.push(laps);

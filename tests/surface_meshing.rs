@@ -228,7 +228,7 @@ fn a_simulation_frame_meshes_like_its_arrays() {
         liquid.push(p, Vec3::X, 0, [0.9, 0.7, 0.1]);
     }
     let settings = SurfaceSettings::default();
-    let m = gloop::surface::mesh_liquid(&liquid, R, &settings);
+    let m = gloop::surface::mesh_liquid(&liquid, R, &settings, &[]);
     assert!(!m.is_empty());
     assert_eq!(m, mesh(&liquid.position, &liquid.velocity, &liquid.colour));
 }

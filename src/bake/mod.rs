@@ -174,8 +174,10 @@ pub fn bake(
 
 /// The mesher and the caller's hook, as one hook for the post-processing thread.
 fn frame_hook(scene: &Scene, options: &BakeOptions) -> Option<FrameHook> {
-    let radius = scene.settings.particle_radius;
-    let mesher = options.surface.clone().map(|s| surface_hook(radius, s));
+    let mesher = options
+        .surface
+        .clone()
+        .map(|s| surface_hook(std::sync::Arc::new(scene.clone()), s));
     match (mesher, options.on_frame.clone()) {
         (Some(a), Some(b)) => Some(surface_hook::chain(a, b)),
         (a, b) => a.or(b),

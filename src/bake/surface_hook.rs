@@ -4,12 +4,16 @@
 use std::sync::Arc;
 
 use super::FrameHook;
-use crate::surface::{mesh_liquid, write_surface_ply, SurfaceSettings};
+use crate::scene::Scene;
+use crate::surface::{mesh_liquid, write_surface_ply, ObstacleSurface, SurfaceSettings};
 
-/// A hook writing `surface_{frame:05}.ply` for every frame it gets.
-pub fn surface_hook(particle_radius: f32, settings: SurfaceSettings) -> FrameHook {
+/// A hook writing `surface_{frame:05}.ply` for every frame it gets, the liquid meshed in
+/// contact with `scene`'s obstacles as they stand at that frame.
+pub fn surface_hook(scene: Arc<Scene>, settings: SurfaceSettings) -> FrameHook {
+    let particle_radius = scene.settings.particle_radius;
     Arc::new(move |frame, particles, cache| {
-        let mesh = mesh_liquid(particles, particle_radius, &settings);
+        let obstacles = ObstacleSurface::of_scene(&scene, frame);
+        let mesh = mesh_liquid(particles, particle_radius, &settings, &obstacles);
         write_surface_ply(&cache.surface(frame), &mesh)
     })
 }

@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use gloop::cache::{read_particles, CacheDir, Manifest};
-use gloop::surface::{mesh_liquid, write_surface_ply, SurfaceSettings};
+use gloop::scene::Scene;
+use gloop::surface::{mesh_liquid, write_surface_ply, ObstacleSurface, SurfaceSettings};
 use gloop::{GloopError, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -28,10 +29,18 @@ pub fn run(dir: &Path, frames: Option<(i32, i32)>, settings: SurfaceSettings) ->
         ProgressStyle::with_template("{bar:30} {pos}/{len} frames  {msg}")
             .expect("a valid progress template"),
     );
+    // The obstacles the liquid touches, where the cache holds its scene.
+    let scene = match cache.scene().exists() {
+        true => Some(Scene::load(&cache.scene())?),
+        false => None,
+    };
     let mut triangles = 0;
     for &frame in &selected {
         let particles = read_particles(&cache.particles(frame))?;
-        let mesh = mesh_liquid(&particles, manifest.particle_radius, &settings);
+        let obstacles = scene
+            .as_ref()
+            .map_or(vec![], |s| ObstacleSurface::of_scene(s, frame));
+        let mesh = mesh_liquid(&particles, manifest.particle_radius, &settings, &obstacles);
         triangles = mesh.triangles.len();
         write_surface_ply(&cache.surface(frame), &mesh)?;
         bar.set_message(format!("frame {frame}: {triangles} triangles"));

@@ -68,7 +68,7 @@ pub fn bench_meshing(
             for _ in 0..runs.max(1) {
                 let start = Instant::now();
                 let (mesh, stages) =
-                    mesh_particles_timed(&particles, &velocities, &colours, r, settings);
+                    mesh_particles_timed(&particles, &velocities, &colours, r, settings, &[]);
                 let total = start.elapsed();
                 if best.as_ref().is_none_or(|b| total < b.total) {
                     best = Some(MeshingTiming {

@@ -1,8 +1,10 @@
 //! The implicit function the surface is the zero set of, evaluated on a sparse grid.
 //!
 //! `f(x) = max(rho(x) / (iso * rho0), ball(x)) - 1`, inside where `f > 0`:
-//! - `rho(x) = sum_i K(|x - p_i|^2 / H^2)` with `K(u) = (1 - u)^3` (support `H`; a polynomial in
-//!   the squared distance, so no square roots in the hot loop), `rho0` the same sum inside a
+//! - `rho(x) = sum_i w_i K(u_i(x))` with `K(u) = (1 - u)^3` and `u_i(x) = (x - p_i)ᵀ M_i (x - p_i)`
+//!   the particle's blob (`anisotropy`: `M_i = I / H^2` for a ball of support `H` inside the
+//!   liquid, an ellipsoid of the same volume on surfaces and threads; a polynomial, so no square
+//!   roots in the hot loop; `w_i` < 1 only for blobs swept down to an obstacle, `contact`), `rho0` the same sum inside a
 //!   resting lattice of spacing `2r` (computed, not guessed), `iso` the fraction of it on the
 //!   surface. This is the smooth Gaussian-like blob field of the paper with a compact support.
 //! - `ball(x) = max_i (B^2 - |x - p_i|^2) / (B^2 - r^2)` is >= 1 within the particle radius `r`
@@ -15,6 +17,8 @@
 //! pops between frames.
 
 use glam::Vec3;
+
+pub use super::anisotropy::Kernel;
 
 /// Corner value of the ball term's support, in particle radii (ball value 0 there).
 pub const BALL_SUPPORT: f32 = 2.0;
@@ -71,7 +75,7 @@ pub fn evaluate_block(
     origin: [i32; 3],
     cells: [usize; 3],
     cell: f32,
-    particles: impl Iterator<Item = Vec3>,
+    particles: impl Iterator<Item = Kernel>,
     links: impl Iterator<Item = (Vec3, Vec3)>,
 ) -> Vec<f32> {
     #[cfg(target_arch = "x86_64")]
@@ -89,7 +93,7 @@ fn evaluate_block_avx2(
     origin: [i32; 3],
     cells: [usize; 3],
     cell: f32,
-    particles: impl Iterator<Item = Vec3>,
+    particles: impl Iterator<Item = Kernel>,
     links: impl Iterator<Item = (Vec3, Vec3)>,
 ) -> Vec<f32> {
     evaluate_block_any(params, origin, cells, cell, particles, links)
@@ -103,18 +107,15 @@ fn evaluate_block_any(
     origin: [i32; 3],
     cells: [usize; 3],
     cell: f32,
-    particles: impl Iterator<Item = Vec3>,
+    particles: impl Iterator<Item = Kernel>,
     links: impl Iterator<Item = (Vec3, Vec3)>,
 ) -> Vec<f32> {
     let [sx, sy, sz] = cells.map(|n| n + 1);
     let mut rho = vec![0.0f32; sx * sy * sz];
     let mut ball = vec![0.0f32; sx * sy * sz];
-    let h = params.support;
-    let h2 = h * h;
     let b2 = (BALL_SUPPORT * params.radius).powi(2);
     let r2 = params.radius * params.radius;
     let inv_ball = 1.0 / (b2 - r2);
-    let inv_h2 = 1.0 / h2;
     let point = |i: usize, axis: usize| (origin[axis] + i as i32) as f32 * cell;
     let coords: [Vec<f32>; 3] =
         std::array::from_fn(|a| (0..=cells[a]).map(|i| point(i, a)).collect());
@@ -126,40 +127,48 @@ fn evaluate_block_any(
         (lo.max(0) as usize, hi.min(cells[axis] as i64))
     };
     let b = BALL_SUPPORT * params.radius;
-    for p in particles {
-        // The blob sum. The inner loop has no branch (points beyond the support add exactly
-        // +0.0, which changes no value), so it vectorises.
-        let (x0, x1) = range(p.x, h, 0);
-        let (y0, y1) = range(p.y, h, 1);
-        let (z0, z1) = range(p.z, h, 2);
+    for kernel in particles {
+        if kernel.sweep != Vec3::ZERO {
+            add_swept(
+                &mut rho, &mut ball, &kernel, params, origin, cells, cell, &coords,
+            );
+            continue;
+        }
+        let p = kernel.centre;
+        let [mxx, myy, mzz, mxy, mxz, myz] = kernel.shape;
+        // The blob sum over the kernel's ellipsoid `u(d) = dᵀ M d < 1`. Per row (y, z fixed),
+        // `u = mxx dx² + b dx + c`: the inner loop has no branch (points beyond the support
+        // add exactly +0.0, which changes no value), so it vectorises.
+        let (x0, x1) = range(p.x, kernel.reach.x, 0);
+        let (y0, y1) = range(p.y, kernel.reach.y, 1);
+        let (z0, z1) = range(p.z, kernel.reach.z, 2);
         if x1 < x0 as i64 || y1 < y0 as i64 || z1 < z0 as i64 {
             continue;
         }
         for z in z0..=z1 as usize {
             let dz = zs[z] - p.z;
-            let dz2 = dz * dz;
-            if dz2 >= h2 {
-                continue;
-            }
             for y in y0..=y1 as usize {
                 let dy = ys[y] - p.y;
-                let dyz2 = dy * dy + dz2;
-                if dyz2 >= h2 {
+                let b_row = 2.0 * (mxy * dy + mxz * dz);
+                let c_row = myy * dy * dy + mzz * dz * dz + 2.0 * myz * dy * dz;
+                // The row misses the ellipsoid when even its closest point has u >= 1.
+                if c_row - b_row * b_row / (4.0 * mxx) >= 1.0 {
                     continue;
                 }
-                // The whole row of the support's bounding box: cheaper than working out the
-                // sphere's chord per row, and the loop below has no branch.
-                let (rx0, rx1) = (x0, x1);
                 let row = (z * sy + y) * sx;
-                let out = &mut rho[row + rx0..=row + rx1 as usize];
-                for (r, x) in out.iter_mut().zip(&xs[rx0..=rx1 as usize]) {
+                let out = &mut rho[row + x0..=row + x1 as usize];
+                let weight = kernel.weight;
+                for (r, x) in out.iter_mut().zip(&xs[x0..=x1 as usize]) {
                     let dx = x - p.x;
-                    let v = (1.0 - (dx * dx + dyz2) * inv_h2).max(0.0);
-                    *r += v * v * v;
+                    let v = (1.0 - (mxx * dx * dx + b_row * dx + c_row)).max(0.0);
+                    *r += weight * (v * v * v);
                 }
             }
         }
-        // The ball term, over its smaller support.
+        // The ball term, over its smaller support (particles only, not their copies on walls).
+        if !kernel.ball {
+            continue;
+        }
         let (x0, x1) = range(p.x, b, 0);
         let (y0, y1) = range(p.y, b, 1);
         let (z0, z1) = range(p.z, b, 2);
@@ -216,4 +225,58 @@ fn evaluate_block_any(
         .zip(&ball)
         .map(|(r, b)| (r * scale).max(*b) - 1.0)
         .collect()
+}
+
+/// Adds a blob swept along `kernel.sweep` (a particle's blob drawn down to the obstacle it
+/// wets, see `contact`): at each point the blob's value at the nearest point of the sweep in
+/// the blob's own metric, i.e. a capsule of the ellipsoid; and the ball term's capsule along
+/// the sweep, both weighted. The capsule makes a layer one particle thin, whose blob sum is
+/// below the surface's anyway, reach the obstacle too. Few particles touch obstacles, so this
+/// plain loop costs little.
+#[allow(clippy::too_many_arguments)]
+fn add_swept(
+    rho: &mut [f32],
+    ball: &mut [f32],
+    kernel: &Kernel,
+    params: &FieldParams,
+    origin: [i32; 3],
+    cells: [usize; 3],
+    cell: f32,
+    coords: &[Vec<f32>; 3],
+) {
+    let (a, s) = (kernel.centre, kernel.sweep);
+    let b2 = (BALL_SUPPORT * params.radius).powi(2);
+    let inv_ball = 1.0 / (b2 - params.radius * params.radius);
+    let inv_s2 = 1.0 / s.length_squared().max(f32::MIN_POSITIVE);
+    let half = kernel.reach.max(Vec3::splat(BALL_SUPPORT * params.radius));
+    let (lo, hi) = (a.min(a + s) - half, a.max(a + s) + half);
+    let range = |axis: usize| {
+        let l = (lo[axis] / cell).ceil() as i64 - origin[axis] as i64;
+        let h = (hi[axis] / cell).floor() as i64 - origin[axis] as i64;
+        (l.max(0), h.min(cells[axis] as i64))
+    };
+    let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
+    let m_s = kernel.metric(s);
+    let s_m_s = s.dot(m_s).max(f32::MIN_POSITIVE);
+    let (sx, sy) = (cells[0] + 1, cells[1] + 1);
+    for z in z0..=z1 {
+        for y in y0..=y1 {
+            let row = (z as usize * sy + y as usize) * sx;
+            for x in x0..=x1 {
+                let d = Vec3::new(
+                    coords[0][x as usize],
+                    coords[1][y as usize],
+                    coords[2][z as usize],
+                ) - a;
+                let t = (d.dot(m_s) / s_m_s).clamp(0.0, 1.0);
+                let e = d - s * t;
+                let v = (1.0 - e.dot(kernel.metric(e))).max(0.0);
+                let k = row + x as usize;
+                rho[k] += kernel.weight * (v * v * v);
+                let along = (d.dot(s) * inv_s2).clamp(0.0, 1.0);
+                let capsule = (b2 - (d - s * along).length_squared()) * inv_ball;
+                ball[k] = ball[k].max(kernel.weight * capsule);
+            }
+        }
+    }
 }

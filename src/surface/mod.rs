@@ -6,13 +6,18 @@
 //!    together; separate drops get separate surfaces that never fuse (`neighbours`);
 //! 2. particle centres smoothed towards their neighbours (Yu & Turk), so the lattice's terraces
 //!    and a particle sitting on a surface do not show (`centres`);
-//! 3. the implicit function: a compact Gaussian-like blob sum, plus a ball per particle and a
-//!    capsule along each link in thin parts, so lone drops survive and strands stay connected;
+//! 3. each particle's blob shaped like its neighbourhood (Yu & Turk's anisotropic kernels):
+//!    flat on a coat, long along a thread, a ball inside the liquid (`anisotropy`);
+//! 4. contact: particles near an obstacle draw their blob down to it, and the field is cut off
+//!    just above the obstacle's surface, so resting liquid touches what it rests on
+//!    (`contact`; only with [`mesh_particles_touching`]);
+//! 5. the implicit function: the sum of the blobs, plus a ball per particle and a capsule
+//!    along each link in thin parts, so lone drops survive and strands stay connected;
 //!    evaluated on a sparse grid of blocks near particles (`field`);
-//! 4. marching cubes with a derived, watertight case table (`cases`, `polygonize`);
-//! 5. feature-aware Laplacian smoothing (bulk surfaces smoothed, strands and drops kept) and
+//! 6. marching cubes with a derived, watertight case table (`cases`, `polygonize`);
+//! 7. feature-aware Laplacian smoothing (bulk surfaces smoothed, strands and drops kept) and
 //!    per-region volume restoration to the liquid's volume N (2r)^3 (`smooth`);
-//! 6. vertex normals of the smoothed mesh, colours and velocities averaged from the particles
+//! 8. vertex normals of the smoothed mesh, colours and velocities averaged from the particles
 //!    (`smooth::vertex_normals`, `attributes`).
 //!
 //! Normals come from the final mesh rather than from the paper's surface-particle normals
@@ -22,10 +27,12 @@
 //! Everything is rayon-parallel with gather formulations and sorted stitching, so the output is
 //! the same bits whatever the thread count.
 
+mod anisotropy;
 mod attributes;
 pub mod bench;
 mod cases;
 mod centres;
+mod contact;
 mod field;
 mod march;
 mod neighbours;
@@ -38,6 +45,7 @@ pub mod surface_particles;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+pub use contact::ObstacleSurface;
 pub use ply::{read_surface_ply, write_surface_ply};
 
 /// The two artist-facing knobs, plus expert ones with good defaults.
@@ -56,6 +64,9 @@ pub struct SurfaceSettings {
     pub iso: f32,
     /// Particles closer than this (in particle radii, through chains) are one region.
     pub region_distance: f32,
+    /// 0 = a ball per particle; 1 = each particle's blob shaped like its neighbourhood (Yu &
+    /// Turk's anisotropic kernels: flat coats, round threads).
+    pub anisotropy: f32,
 }
 
 impl Default for SurfaceSettings {
@@ -66,6 +77,7 @@ impl Default for SurfaceSettings {
             kernel_radius: 4.0,
             iso: 0.5,
             region_distance: 3.0,
+            anisotropy: 1.0,
         }
     }
 }
@@ -81,6 +93,7 @@ impl SurfaceSettings {
             kernel_radius: or(self.kernel_radius, d.kernel_radius).clamp(2.5, 8.0),
             iso: or(self.iso, d.iso).clamp(0.05, 0.95),
             region_distance: or(self.region_distance, d.region_distance).clamp(2.0, 8.0),
+            anisotropy: or(self.anisotropy, d.anisotropy).clamp(0.0, 1.0),
         }
     }
 
@@ -125,7 +138,37 @@ pub fn mesh_particles(
     particle_radius: f32,
     settings: &SurfaceSettings,
 ) -> SurfaceMesh {
-    mesh_particles_timed(positions, velocities, colours, particle_radius, settings).0
+    mesh_particles_timed(
+        positions,
+        velocities,
+        colours,
+        particle_radius,
+        settings,
+        &[],
+    )
+    .0
+}
+
+/// [`mesh_particles`] for liquid in contact with `obstacles` (world-space surfaces at the
+/// frame): where it rests on or clings to them, the mesh reaches their surface and never
+/// passes through it.
+pub fn mesh_particles_touching(
+    positions: &[Vec3],
+    velocities: &[Vec3],
+    colours: &[[f32; 3]],
+    particle_radius: f32,
+    settings: &SurfaceSettings,
+    obstacles: &[ObstacleSurface],
+) -> SurfaceMesh {
+    mesh_particles_timed(
+        positions,
+        velocities,
+        colours,
+        particle_radius,
+        settings,
+        obstacles,
+    )
+    .0
 }
 
 /// [`mesh_particles`], also returning the wall time of each stage (for `gloop bench`).
@@ -135,6 +178,7 @@ pub fn mesh_particles_timed(
     colours: &[[f32; 3]],
     particle_radius: f32,
     settings: &SurfaceSettings,
+    obstacles: &[ObstacleSurface],
 ) -> (SurfaceMesh, Vec<(&'static str, std::time::Duration)>) {
     let mut stages = Vec::new();
     let mut clock = std::time::Instant::now();
@@ -197,7 +241,40 @@ pub fn mesh_particles_timed(
     );
     let links = neighbours::thin_links(&smoothed_grid, &smoothed, &region, &fraction, link, 0.7);
     lap("thin links");
-    let raw = polygonize::polygonize(&smoothed, &region, &links, &params, cell);
+    let kernels = anisotropy::kernels(
+        &smoothed_grid,
+        &smoothed,
+        &region,
+        params.support,
+        r,
+        s.anisotropy,
+    );
+    lap("anisotropy");
+    // Contact: blobs of particles near obstacles laid on them, and the field clipped there.
+    let walls = (!obstacles.is_empty()).then(|| {
+        let reach = kernels
+            .iter()
+            .map(|k| k.reach.max_element())
+            .fold(params.support, f32::max);
+        let (lo, hi) = crate::geometry::bounds(&smoothed);
+        contact::Walls::new(obstacles, lo, hi, reach + 2.0 * cell, params.support)
+    });
+    let walls = walls.filter(|w| !w.is_empty());
+    let (mut kernels, mut kernel_region) = (kernels, region.clone());
+    if let Some(walls) = &walls {
+        let (copies, copy_region) = contact::wetted_copies(walls, &kernels, &region, r);
+        kernels.extend(copies);
+        kernel_region.extend(copy_region);
+    }
+    lap("contact");
+    let raw = polygonize::polygonize(
+        &kernels,
+        &kernel_region,
+        &links,
+        &params,
+        cell,
+        walls.as_ref(),
+    );
     lap("polygonize");
     if raw.triangles.is_empty() {
         return (SurfaceMesh::default(), stages);
@@ -232,15 +309,23 @@ pub fn mesh_particles_timed(
     for &g in &region {
         target[g as usize] += (2.0 * r as f64).powi(3);
     }
+    // Where the liquid touches an obstacle the mesh stays on it: only the free surface moves.
+    let fixed: Vec<bool> = match &walls {
+        Some(walls) => walls.touching(&vertices, r, cell),
+        None => vec![false; vertices.len()],
+    };
     smooth::restore_volume(
         &mut vertices,
         &raw.triangles,
         &adjacency,
         &raw.region,
+        &fixed,
         &target,
         r,
     );
-
+    if let Some(walls) = &walls {
+        walls.lift(&mut vertices, r);
+    }
     lap("volume restoration");
     let normals = smooth::vertex_normals(&vertices, &raw.triangles, &adjacency);
     lap("normals");
@@ -258,17 +343,20 @@ pub fn mesh_particles_timed(
     (mesh, stages)
 }
 
-/// [`mesh_particles`] for a frame of the simulation (what the bake and `gloop mesh` call).
+/// [`mesh_particles_touching`] for a frame of the simulation (what the bake and `gloop mesh`
+/// call), with the obstacles as they stand at that frame.
 pub fn mesh_liquid(
     liquid: &crate::sim::LiquidParticles,
     particle_radius: f32,
     settings: &SurfaceSettings,
+    obstacles: &[ObstacleSurface],
 ) -> SurfaceMesh {
-    mesh_particles(
+    mesh_particles_touching(
         &liquid.position,
         &liquid.velocity,
         &liquid.colour,
         particle_radius,
         settings,
+        obstacles,
     )
 }

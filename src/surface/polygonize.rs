@@ -5,7 +5,8 @@
 use glam::Vec3;
 use rayon::prelude::*;
 
-use super::field::{evaluate_block, FieldParams, BALL_SUPPORT};
+use super::contact::Walls;
+use super::field::{evaluate_block, FieldParams, Kernel, BALL_SUPPORT};
 pub use super::march::RawMesh;
 use super::march::{march_block, stitch, BlockMesh};
 
@@ -27,8 +28,9 @@ const COMPACT: i32 = 2 * BLOCK;
 /// Marks a touch of a compact region's own box (see [`COMPACT`]) instead of a tiled block.
 const OWN_BOX: i32 = i32::MIN;
 
-/// Polygonizes the field of `positions`, each region on its own. `region[i]` is particle i's
-/// region; `links` pairs of particles (same region) joined by capsules; `cell` the cube size.
+/// Polygonizes the field of `kernels`, each region on its own. `region[i]` is kernel i's
+/// region; `links` pairs of kernels (same region) joined by capsules; `cell` the cube size;
+/// `walls` the obstacles the field is clipped at (`contact`).
 ///
 /// Narrow band: blocks wholly inside the liquid have no surface, and deep inside a pool they
 /// are most blocks, so they are not evaluated. Evaluation starts from the blocks at the edge of
@@ -39,26 +41,31 @@ const OWN_BOX: i32 = i32::MIN;
 /// work; it finds any bubble whose outside part holds a ball of radius 1.8 cells, i.e. bubbles
 /// about two particles across and up) and flooded from where found.
 pub fn polygonize(
-    positions: &[Vec3],
+    kernels: &[Kernel],
     region: &[u32],
     links: &[(u32, u32)],
     params: &FieldParams,
     cell: f32,
+    walls: Option<&Walls>,
 ) -> RawMesh {
-    let h = params.support;
     let b = BALL_SUPPORT * params.radius;
-    // Grid points each particle's support reaches, and each region's box of them (the capsules
-    // reach no further than their end particles' supports, since b < h).
-    let reach = |p: Vec3| -> ([i32; 3], [i32; 3]) {
+    // Grid points each particle's blob or ball reaches, and each region's box of them (the
+    // capsules reach no further than their end particles' balls).
+    let reach = |k: &Kernel| -> ([i32; 3], [i32; 3]) {
+        let half = k.reach.max(Vec3::splat(b));
+        let (from, to) = (
+            k.centre.min(k.centre + k.sweep),
+            k.centre.max(k.centre + k.sweep),
+        );
         (
-            ((p - h) / cell).to_array().map(|v| v.ceil() as i32),
-            ((p + h) / cell).to_array().map(|v| v.floor() as i32),
+            ((from - half) / cell).to_array().map(|v| v.ceil() as i32),
+            ((to + half) / cell).to_array().map(|v| v.floor() as i32),
         )
     };
     let regions = region.iter().max().map_or(0, |&g| g as usize + 1);
     let mut boxes = vec![([i32::MAX; 3], [i32::MIN; 3]); regions];
-    for (p, &g) in positions.iter().zip(region) {
-        let (lo, hi) = reach(*p);
+    for (k, &g) in kernels.iter().zip(region) {
+        let (lo, hi) = reach(k);
         let bx = &mut boxes[g as usize];
         *bx = (
             std::array::from_fn(|a| bx.0[a].min(lo[a])),
@@ -85,17 +92,17 @@ pub fn polygonize(
         })
     };
     // (region, block z, y, x, particle): every block each particle's support reaches.
-    let mut touches: Vec<(u32, i32, i32, i32, u32)> = positions
+    let mut touches: Vec<(u32, i32, i32, i32, u32)> = kernels
         .par_iter()
         .enumerate()
-        .flat_map_iter(|(i, p)| {
-            let (lo, hi) = reach(*p);
+        .flat_map_iter(|(i, k)| {
+            let (lo, hi) = reach(k);
             let r = region[i];
             blocks_of(r, lo, hi).map(move |(z, y, x)| (r, z, y, x, i as u32))
         })
         .collect();
     touches.par_extend(links.par_iter().enumerate().flat_map_iter(|(k, &(i, j))| {
-        let (p, q) = (positions[i as usize], positions[j as usize]);
+        let (p, q) = (kernels[i as usize].centre, kernels[j as usize].centre);
         let lo = ((p.min(q) - b) / cell).to_array().map(|v| v.ceil() as i32);
         let hi = ((p.max(q) + b) / cell).to_array().map(|v| v.floor() as i32);
         let r = region[i as usize];
@@ -155,19 +162,39 @@ pub fn polygonize(
         let run = &touches[starts[k]..starts[k + 1]];
         let (origin, cells) = extent(k);
         let s = stride as i32;
-        evaluate_block(
-            params,
+        let (origin, cells, cell) = (
             origin.map(|v| v / s),
             cells.map(|n| n / stride),
             cell * stride as f32,
+        );
+        let mut field = evaluate_block(
+            params,
+            origin,
+            cells,
+            cell,
             run.iter()
                 .filter(|t| t.4 & LINK == 0)
-                .map(|t| positions[t.4 as usize]),
+                .map(|t| kernels[t.4 as usize]),
             run.iter().filter(|t| t.4 & LINK != 0).map(|t| {
                 let (i, j) = links[(t.4 & !LINK) as usize];
-                (positions[i as usize], positions[j as usize])
+                (kernels[i as usize].centre, kernels[j as usize].centre)
             }),
-        )
+        );
+        if let Some(walls) = walls {
+            let point = |i: [usize; 3]| {
+                Vec3::from_array(std::array::from_fn(|a| {
+                    (origin[a] + i[a] as i32) as f32 * cell
+                }))
+            };
+            if walls.near_box(point([0; 3]), point(cells)) {
+                let [sx, sy, _] = cells.map(|n| n + 1);
+                for (k, f) in field.iter_mut().enumerate() {
+                    let p = point([k % sx, (k / sx) % sy, k / (sx * sy)]);
+                    *f = walls.clip(*f, p, params.radius);
+                }
+            }
+        }
+        field
     };
     let evaluate = |k: usize| -> (BlockMesh, Vec<usize>) {
         let (origin, cells) = extent(k);

@@ -184,18 +184,33 @@ pub fn region_volume_area(
     sums
 }
 
-/// Moves each region's vertices along their normals so its enclosed volume becomes
-/// `target[region]`. The offset is capped at `max_offset` so a tiny or odd region cannot blow up.
+/// Moves each region's free vertices along their normals so its enclosed volume becomes
+/// `target[region]`; vertices with `fixed[v]` (where the liquid touches an obstacle) stay. The
+/// offset is capped at `max_offset` so a tiny or odd region cannot blow up.
 pub fn restore_volume(
     positions: &mut [Vec3],
     triangles: &[[u32; 3]],
     adjacency: &Adjacency,
     region: &[u32],
+    fixed: &[bool],
     target: &[f64],
     max_offset: f32,
 ) {
+    // The area that moves: each triangle's share of free corners.
+    let free_share: Vec<f64> = triangles
+        .iter()
+        .map(|t| t.iter().filter(|&&v| !fixed[v as usize]).count() as f64 / 3.0)
+        .collect();
     for _ in 0..2 {
-        let sums = region_volume_area(positions, triangles, region, target.len());
+        let mut sums = region_volume_area(positions, triangles, region, target.len());
+        for s in &mut sums {
+            s.1 = 0.0;
+        }
+        for (t, share) in triangles.iter().zip(&free_share) {
+            let [a, b, c] = t.map(|i| positions[i as usize]);
+            sums[region[t[0] as usize] as usize].1 +=
+                share * 0.5 * (b - a).cross(c - a).length() as f64;
+        }
         let offset: Vec<f32> = sums
             .iter()
             .zip(target)
@@ -212,8 +227,11 @@ pub fn restore_volume(
             .par_iter_mut()
             .zip(normals.par_iter())
             .zip(region.par_iter())
-            .for_each(|((p, n), r)| {
-                *p += *n * offset[*r as usize];
+            .zip(fixed.par_iter())
+            .for_each(|(((p, n), r), &fixed)| {
+                if !fixed {
+                    *p += *n * offset[*r as usize];
+                }
             });
     }
 }

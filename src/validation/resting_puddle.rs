@@ -10,7 +10,7 @@ use glam::Vec3;
 use super::scenes::liquid_in_tank;
 use super::Check;
 use crate::scene::presets;
-use crate::surface::{mesh_liquid, quality, SurfaceMesh, SurfaceSettings};
+use crate::surface::{mesh_liquid, quality, ObstacleSurface, SurfaceMesh, SurfaceSettings};
 use crate::Simulation;
 
 /// Measured figures of one run.
@@ -52,7 +52,8 @@ pub fn measure(
     let mut components = Vec::new();
     for _ in 0..frames {
         sim.step_frame(&cancel)?;
-        let mesh = mesh_liquid(sim.liquid(), radius, &settings);
+        let obstacles = ObstacleSurface::of_scene(sim.scene(), sim.frame());
+        let mesh = mesh_liquid(sim.liquid(), radius, &settings, &obstacles);
         components.push(quality::measure(&mesh).components);
         let heights: Vec<f32> = rays
             .iter()

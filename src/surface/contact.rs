@@ -1,0 +1,333 @@
+//! Contact with obstacles: where liquid rests on or clings to an obstacle, the mesh reaches the
+//! obstacle's surface and never passes through it.
+//!
+//! Why it is needed: particles rest with their centres about 2 r off an obstacle (the solver
+//! keeps them from its object particles), and the field ends about 1 r beyond the centres. On
+//! its own the mesh therefore floats 1-1.5 r above what the liquid sits on: light leaks under
+//! it, and a coat looks like a shell around the ball.
+//!
+//! The method, in two parts:
+//! 1. **Wetting.** A particle within [`WET`] of an obstacle also draws its blob down to its
+//!    foot on the obstacle's surface (the closest point): the blob swept along the way, a
+//!    capsule of the ellipsoid, so the gap between them is filled (a copy of the blob laid at
+//!    the foot left a void between a thin coat's flattened blobs and their copies). Its weight
+//!    goes from 1 at `WET` down to 0 at [`WET`] + [`WET_FADE`], so the surface changes
+//!    continuously as a drop comes near. Under resting liquid the field then reaches into the
+//!    obstacle.
+//! 2. **Clipping.** Near obstacles the field is `min(f, d / r - GAP)`, `d` the signed distance
+//!    to the obstacle (positive outside): the surface is cut off [`GAP`] r above the
+//!    obstacle, a flat contact face exactly where the liquid touches it. After the mesh is
+//!    smoothed, vertices that moved below that level are put back on it.
+
+use std::collections::HashMap;
+
+use glam::Vec3;
+use rayon::prelude::*;
+
+use super::anisotropy::Kernel;
+
+/// Particles closer than this to an obstacle (in particle radii) wet it fully.
+pub const WET: f32 = 3.0;
+/// ... and the wetting fades out over this much further (in particle radii).
+pub const WET_FADE: f32 = 1.0;
+/// The mesh's contact face lies this far above the obstacle (in particle radii): close enough
+/// to read as contact, far enough that Cycles' rays never confuse the two surfaces.
+pub const GAP: f32 = 0.05;
+
+/// An obstacle's surface at the frame being meshed: world-space triangles.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ObstacleSurface {
+    pub vertices: Vec<Vec3>,
+    pub triangles: Vec<[u32; 3]>,
+}
+
+impl ObstacleSurface {
+    /// The surfaces of `scene`'s obstacles as they stand at `frame`.
+    pub fn of_scene(scene: &crate::scene::Scene, frame: i32) -> Vec<ObstacleSurface> {
+        scene
+            .objects
+            .iter()
+            .filter(|o| matches!(o.role, crate::scene::Role::Obstacle { .. }))
+            .map(|o| ObstacleSurface {
+                vertices: crate::geometry::world_vertices(&o.mesh, &o.motion, frame as f32),
+                triangles: o.mesh.triangles.clone(),
+            })
+            .collect()
+    }
+}
+
+/// The obstacles' triangles near the liquid, bucketed in a uniform grid for distance queries
+/// within `band` of them.
+pub struct Walls {
+    cell: f32,
+    band: f32,
+    triangles: Vec<[Vec3; 3]>,
+    normals: Vec<Vec3>,
+    buckets: HashMap<[i32; 3], Vec<u32>>,
+}
+
+impl Walls {
+    /// Triangles of `obstacles` within `band` of the box `lo..hi` (the liquid's reach), bucketed
+    /// in cells of `cell`. Degenerate and non-finite triangles are skipped.
+    pub fn new(obstacles: &[ObstacleSurface], lo: Vec3, hi: Vec3, band: f32, cell: f32) -> Walls {
+        let mut walls = Walls {
+            cell,
+            band,
+            triangles: Vec::new(),
+            normals: Vec::new(),
+            buckets: HashMap::new(),
+        };
+        let (lo, hi) = (lo - band, hi + band);
+        for obstacle in obstacles {
+            for t in &obstacle.triangles {
+                let Some(corners) = t
+                    .iter()
+                    .map(|&i| obstacle.vertices.get(i as usize).copied())
+                    .collect::<Option<Vec<Vec3>>>()
+                else {
+                    continue;
+                };
+                let [a, b, c] = [corners[0], corners[1], corners[2]];
+                let normal = (b - a).cross(c - a);
+                if !(a.is_finite() && b.is_finite() && c.is_finite()) || normal.length() == 0.0 {
+                    continue;
+                }
+                let (t_lo, t_hi) = (a.min(b).min(c) - band, a.max(b).max(c) + band);
+                if t_hi.cmplt(lo).any() || t_lo.cmpgt(hi).any() {
+                    continue;
+                }
+                let (t_lo, t_hi) = (t_lo.max(lo), t_hi.min(hi));
+                let k0 = walls.key(t_lo);
+                let k1 = walls.key(t_hi);
+                let index = walls.triangles.len() as u32;
+                walls.triangles.push([a, b, c]);
+                walls.normals.push(normal.normalize());
+                for z in k0[2]..=k1[2] {
+                    for y in k0[1]..=k1[1] {
+                        for x in k0[0]..=k1[0] {
+                            walls.buckets.entry([x, y, z]).or_default().push(index);
+                        }
+                    }
+                }
+            }
+        }
+        walls
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.triangles.is_empty()
+    }
+
+    fn key(&self, p: Vec3) -> [i32; 3] {
+        (p / self.cell).floor().as_ivec3().to_array()
+    }
+
+    /// The signed distance from `p` to the nearest obstacle (positive outside), the closest
+    /// point on it and the obstacle's outward normal there, if one lies within `band`.
+    ///
+    /// The sign is that of the nearest triangle's normal; where several triangles share the
+    /// closest point (an edge or corner), the one whose plane is farthest from `p` decides,
+    /// which is right on both convex and concave edges.
+    pub fn signed_distance(&self, p: Vec3) -> Option<(f32, Vec3, Vec3)> {
+        let bucket = self.buckets.get(&self.key(p))?;
+        let mut best: Option<(f32, f32, Vec3)> = None; // (distance², |plane distance|, closest)
+        let (mut sign, mut face) = (1.0f32, Vec3::Z);
+        for &t in bucket {
+            let [a, b, c] = self.triangles[t as usize];
+            let q = closest_point_on_triangle(p, a, b, c);
+            let d2 = p.distance_squared(q);
+            let plane = (p - q).dot(self.normals[t as usize]);
+            let tie = best.is_some_and(|(b2, _, _)| (d2 - b2).abs() <= 1e-6 * b2.max(1e-30));
+            match best {
+                Some((b2, bp, _)) if tie && plane.abs() > bp => {
+                    best = Some((b2.min(d2), plane.abs(), q));
+                    sign = if plane < 0.0 { -1.0 } else { 1.0 };
+                    face = self.normals[t as usize];
+                }
+                Some((b2, _, _)) if d2 >= b2 || tie => {}
+                _ => {
+                    best = Some((d2, plane.abs(), q));
+                    sign = if plane < 0.0 { -1.0 } else { 1.0 };
+                    face = self.normals[t as usize];
+                }
+            }
+        }
+        let (d2, _, q) = best?;
+        let d = d2.sqrt();
+        // Off the surface the normal points from it to p (outward); on it, the face's.
+        let normal = if d > 1e-6 * self.cell {
+            (p - q) * (sign / d)
+        } else {
+            face
+        };
+        (d <= self.band).then_some((sign * d, q, normal))
+    }
+
+    /// Whether any obstacle lies within `band` of some point of the box `lo..hi`.
+    pub fn near_box(&self, lo: Vec3, hi: Vec3) -> bool {
+        let (k0, k1) = (self.key(lo), self.key(hi));
+        (k0[2]..=k1[2]).any(|z| {
+            (k0[1]..=k1[1]).any(|y| (k0[0]..=k1[0]).any(|x| self.buckets.contains_key(&[x, y, z])))
+        })
+    }
+
+    /// `f` clipped to end [`GAP`] particle radii above the obstacles (see the module docs).
+    #[inline]
+    pub fn clip(&self, f: f32, p: Vec3, particle_radius: f32) -> f32 {
+        match self.signed_distance(p) {
+            Some((d, _, _)) => f.min(d / particle_radius - GAP),
+            None => f,
+        }
+    }
+
+    /// Which vertices lie on an obstacle's contact face (within `tolerance` of its level).
+    pub fn touching(&self, vertices: &[Vec3], particle_radius: f32, tolerance: f32) -> Vec<bool> {
+        let level = GAP * particle_radius;
+        vertices
+            .par_iter()
+            .map(|v| {
+                self.signed_distance(*v)
+                    .is_some_and(|(d, _, _)| d < level + tolerance)
+            })
+            .collect()
+    }
+
+    /// Puts vertices that lie below the contact level back on it.
+    pub fn lift(&self, vertices: &mut [Vec3], particle_radius: f32) {
+        let level = GAP * particle_radius;
+        vertices.par_iter_mut().for_each(|v| {
+            if let Some((d, q, n)) = self.signed_distance(*v) {
+                if d < level {
+                    *v = q + n * level;
+                }
+            }
+        });
+    }
+}
+
+/// The particles' blobs swept down to the obstacles they are near (see the module docs), each with
+/// its particle's region.
+pub fn wetted_copies(
+    walls: &Walls,
+    kernels: &[Kernel],
+    region: &[u32],
+    particle_radius: f32,
+) -> (Vec<Kernel>, Vec<u32>) {
+    kernels
+        .par_iter()
+        .zip(region.par_iter())
+        .filter_map(|(k, &g)| {
+            let (d, foot, _) = walls.signed_distance(k.centre)?;
+            let weight = wetting(d / particle_radius);
+            (weight > 0.0).then_some((
+                Kernel {
+                    sweep: foot - k.centre,
+                    weight,
+                    ball: false,
+                    ..*k
+                },
+                g,
+            ))
+        })
+        .unzip()
+}
+
+/// The weight of a particle's blob laid on an obstacle at signed distance `d` (in particle
+/// radii): 1 up to [`WET`], 0 beyond [`WET`] + [`WET_FADE`], smooth between; 0 inside it.
+pub fn wetting(d: f32) -> f32 {
+    if d < 0.0 {
+        return 0.0;
+    }
+    let t = ((WET + WET_FADE - d) / WET_FADE).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// The point of triangle `abc` closest to `p` (Ericson, Real-Time Collision Detection, 5.1.5).
+pub fn closest_point_on_triangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Vec3 {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = 1.0 / (va + vb + vc);
+    a + ab * (vb * denom) + ac * (vc * denom)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn floor() -> ObstacleSurface {
+        ObstacleSurface {
+            vertices: vec![
+                Vec3::new(-1.0, -1.0, 0.0),
+                Vec3::new(1.0, -1.0, 0.0),
+                Vec3::new(1.0, 1.0, 0.0),
+                Vec3::new(-1.0, 1.0, 0.0),
+            ],
+            triangles: vec![[0, 1, 2], [0, 2, 3]],
+        }
+    }
+
+    #[test]
+    fn distance_to_a_floor_is_signed_by_its_normal() {
+        let walls = Walls::new(&[floor()], Vec3::splat(-0.5), Vec3::splat(0.5), 0.1, 0.05);
+        let (d, q, n) = walls.signed_distance(Vec3::new(0.2, 0.3, 0.04)).unwrap();
+        assert!((d - 0.04).abs() < 1e-6 && q.distance(Vec3::new(0.2, 0.3, 0.0)) < 1e-6);
+        assert!(n.distance(Vec3::Z) < 1e-5, "{n}");
+        let (d, _, n) = walls.signed_distance(Vec3::new(0.0, 0.0, -0.03)).unwrap();
+        assert!((d + 0.03).abs() < 1e-6, "{d}");
+        assert!(n.distance(Vec3::Z) < 1e-5, "{n}");
+        // On the diagonal both triangles are nearest: the same answer.
+        let (d, _, _) = walls.signed_distance(Vec3::new(0.25, 0.25, 0.02)).unwrap();
+        assert!((d - 0.02).abs() < 1e-6);
+        assert!(walls.signed_distance(Vec3::new(0.0, 0.0, 0.3)).is_none());
+    }
+
+    #[test]
+    fn a_box_edge_is_outside_on_both_faces_and_inside_below_them() {
+        let b = crate::geometry::box_mesh(Vec3::splat(-0.5), Vec3::splat(0.5));
+        let surface = ObstacleSurface {
+            vertices: b.vertices.clone(),
+            triangles: b.triangles.clone(),
+        };
+        let walls = Walls::new(&[surface], Vec3::splat(-1.0), Vec3::splat(1.0), 0.2, 0.1);
+        // Beyond the edge x = z = 0.5 (closest point on it): outside.
+        let (d, _, _) = walls.signed_distance(Vec3::new(0.55, 0.0, 0.55)).unwrap();
+        assert!((d - 0.05 * 2f32.sqrt()).abs() < 1e-5, "{d}");
+        // Just inside, near the same edge: inside.
+        let (d, _, _) = walls.signed_distance(Vec3::new(0.45, 0.0, 0.48)).unwrap();
+        assert!((d + 0.02).abs() < 1e-5, "{d}");
+    }
+
+    #[test]
+    fn wetting_fades_continuously() {
+        assert_eq!(wetting(0.5), 1.0);
+        assert_eq!(wetting(WET), 1.0);
+        assert_eq!(wetting(WET + WET_FADE), 0.0);
+        assert!((wetting(WET + 0.5 * WET_FADE) - 0.5).abs() < 1e-6);
+        assert_eq!(wetting(-0.1), 0.0);
+    }
+}
