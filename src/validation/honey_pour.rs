@@ -11,7 +11,11 @@
 //!   2 (νQ/g)^¼;
 //! - (c) the particles emitted are the flow times the time, to within one;
 //! - (d) the upper half of the fall is straight and even: the rope's centre within 0.25 of its
-//!   radius of the axis, and the particle count per slice 4r high varying by at most 12%.
+//!   radius of the axis, and the particle count per slice 4r high varying by at most 12%;
+//! - (e) the mesh of the upper half of the fall (below the nozzle's cap) is a smooth cylinder
+//!   (issue 33): its cross-section area, every r/4 along the fitted axis, varies by at most
+//!   10%, and its RMS deviation from the best-fit cylinder is at most 5% of that cylinder's
+//!   radius, in each of four frames 0.5 s apart over the last 2 s (`cylinder`).
 //!
 //! The touchdown point is where the falling rope meets the pile: going down the rope in slices
 //! 4r high, the centroid of the last slice before one holding more than twice the rope's
@@ -52,6 +56,17 @@ pub struct PourFigures {
     pub upper_wobble: f64,
     /// Worst coefficient of variation of the upper rope's particles per slice.
     pub upper_count_variation: f64,
+    /// Worst coefficient of variation of the meshed upper rope's cross-section area, and worst
+    /// RMS deviation of it from its best-fit cylinder in that cylinder's radii, over the
+    /// meshed frames.
+    pub rope_mesh_area_variation: f64,
+    pub rope_mesh_deviation: f64,
+    /// Worst RMS of the meshed upper rope's sections off their own circles, in radii: the
+    /// mesh's lumps without the rope's swing and taper.
+    pub rope_mesh_section_roundness: f64,
+    /// Frames whose rope was meshed, and of those, the ones with no mesh along the stretch.
+    pub rope_meshes: usize,
+    pub rope_meshes_missing: usize,
     pub emitted: usize,
     pub expected_emitted: f64,
     pub mean_substeps: f64,
@@ -65,6 +80,10 @@ struct FrameShape {
     touchdown_height: f64,
     upper_wobble: f64,
     upper_count_variation: f64,
+    /// The falling rope's radius (from the counts, the median over the top third of the fall)
+    /// and the height where the upper half of the fall ends.
+    rope_radius: f64,
+    upper_bottom: f64,
 }
 
 /// One slice of the rope, 4r high: how many particles it holds and their centroid's x and y.
@@ -145,6 +164,8 @@ fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
         } else {
             0.0
         },
+        rope_radius: rope,
+        upper_bottom: top - (rope_end / 2) as f64 * 4.0 * r as f64,
     }
 }
 
@@ -192,6 +213,35 @@ pub fn nozzle_linked_to_plate(positions: &[Vec3], r: f32) -> bool {
     false
 }
 
+/// How often the rope is meshed over the last 2 s (seconds): four frames, the last one
+/// included.
+const MESH_EVERY: f32 = 0.5;
+
+/// The meshed rope's upper half measured as a cylinder: from R + 6r below the top of the
+/// particles (past the nozzle's cap, the field's support and the smoothing's reach, as for the
+/// `thread` scene) down to midway to the pile. The whole liquid is meshed, so nothing is cut
+/// where the field is sampled.
+fn rope_mesh_shape(
+    positions: &[Vec3],
+    r: f32,
+    shape: &FrameShape,
+) -> Option<super::cylinder::CylinderShape> {
+    let mesh = crate::surface::mesh_particles(
+        positions,
+        &[],
+        &[],
+        r,
+        &crate::surface::SurfaceSettings::default(),
+    );
+    let top = Vec3::new(0.0, 0.0, slices_top(r));
+    let from = shape.rope_radius + 6.0 * r as f64;
+    let to = slices_top(r) as f64 - shape.upper_bottom;
+    if to <= from {
+        return None;
+    }
+    super::cylinder::measure(&mesh, top, Vec3::NEG_Z, (from, to), 0.25 * r as f64)
+}
+
 /// Pours `scene` (one of `pour::scene`'s) for `seconds`, judging every frame; `observe` sees
 /// each frame's number, statistics and liquid positions as it ends.
 pub fn measure(
@@ -233,6 +283,22 @@ pub fn measure(
             continue;
         }
         let shape = frame_shape(positions, radius);
+        if (frames - 1 - frame) % (MESH_EVERY * fps).round() as usize == 0 {
+            figures.rope_meshes += 1;
+            match rope_mesh_shape(positions, radius, &shape) {
+                Some(rope) => {
+                    figures.rope_mesh_area_variation =
+                        figures.rope_mesh_area_variation.max(rope.area_variation());
+                    figures.rope_mesh_deviation = figures
+                        .rope_mesh_deviation
+                        .max(rope.rms_deviation / rope.radius);
+                    figures.rope_mesh_section_roundness = figures
+                        .rope_mesh_section_roundness
+                        .max(rope.rms_section_roundness());
+                }
+                None => figures.rope_meshes_missing += 1,
+            }
+        }
         figures.upper_wobble = figures.upper_wobble.max(shape.upper_wobble);
         figures.upper_count_variation = figures
             .upper_count_variation
@@ -312,6 +378,26 @@ pub fn checks(f: &PourFigures) -> Vec<Check> {
             f.upper_count_variation,
             0.12,
         ),
+        Check::at_most(
+            "(e) upper rope's mesh: cross-section area, std / mean",
+            f.rope_mesh_area_variation,
+            0.10,
+        ),
+        Check::at_most(
+            "(e) upper rope's mesh: RMS off best-fit cylinder / radius",
+            f.rope_mesh_deviation,
+            0.05,
+        ),
+        Check::at_most(
+            "(e) meshed frames with no upper rope",
+            f.rope_meshes_missing as f64,
+            0.0,
+        ),
+        Check::info(
+            "(e) upper rope's mesh: sections off round, RMS / radius",
+            f.rope_mesh_section_roundness,
+        ),
+        Check::info("(e) frames meshed", f.rope_meshes as f64),
         Check::info("coiling frequency (turns/s)", frequency),
         Check::info("viscous coiling scaling U/H / 2π (1/s)", viscous),
         Check::info(

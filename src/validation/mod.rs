@@ -4,13 +4,17 @@
 
 use std::fmt;
 
+pub mod cylinder;
+pub mod flat_coat;
 pub mod honey_pour;
+pub mod layer;
 pub mod noise;
 pub mod rest_tank;
 pub mod resting_puddle;
 pub mod scenes;
 pub mod sphere;
 pub mod spinning_blob;
+pub mod thread;
 pub mod translated_blob;
 pub mod viscometer;
 
@@ -110,8 +114,20 @@ pub fn scenarios() -> Vec<Scenario> {
         Scenario {
             name: "sphere",
             description:
-                "a ball of radius 10 r meshes to one closed, manifold surface, round as its particles (lattice and shell-sampled)",
+                "a ball of radius 10 r of jittered particles meshes to one closed, manifold, round surface (lattice and unjittered shells for info)",
             run: sphere::run,
+        },
+        Scenario {
+            name: "thread",
+            description:
+                "jittered threads of radius 1.5, 2, 3 and 4 r mesh as round, even cylinders (no beads)",
+            run: thread::run,
+        },
+        Scenario {
+            name: "flat-coat",
+            description:
+                "a honey layer 4 r thick settled on a tank's floor meshes flat on top and in contact below",
+            run: flat_coat::run,
         },
         Scenario {
             name: "translated-blob",

@@ -1,6 +1,8 @@
 //! Deterministic jitter for the particle sets that validation scenes, benchmarks and tests
 //! build: the same numbers on every machine and run, without a random-number crate.
 
+use glam::Vec3;
+
 /// A xorshift32 sequence from `seed` (non-zero), as values in [−0.5, 0.5).
 pub fn uniform_noise(seed: u32) -> impl FnMut() -> f32 {
     let mut state = seed;
@@ -10,6 +12,13 @@ pub fn uniform_noise(seed: u32) -> impl FnMut() -> f32 {
         state ^= state << 5;
         state as f32 / u32::MAX as f32 - 0.5
     }
+}
+
+/// A random displacement of up to a quarter particle radius along each axis, for particles
+/// placed by a pattern (shells, rings): the mesher then meets disorder, as in a simulation,
+/// rather than a pattern it could happen to suit, while the particles stay about 2r apart.
+pub fn jitter(noise: &mut impl FnMut() -> f32, r: f32) -> Vec3 {
+    Vec3::new(noise(), noise(), noise()) * 0.5 * r
 }
 
 #[cfg(test)]

@@ -5,8 +5,6 @@
 
 use std::sync::atomic::AtomicBool;
 
-use glam::Vec3;
-
 use super::scenes::liquid_in_tank;
 use super::Check;
 use crate::scene::presets;
@@ -100,35 +98,10 @@ pub fn run() -> crate::Result<Vec<Check>> {
     Ok(checks(&measure(0.004, [16, 16, 4], 72, 100)?))
 }
 
-/// Highest crossing of the vertical line through (x, y) with the mesh (Möller–Trumbore).
+/// Highest crossing of the vertical line through (x, y) with the mesh.
 pub fn top_height(mesh: &SurfaceMesh, x: f32, y: f32) -> Option<f32> {
-    let origin = Vec3::new(x, y, 1e3);
-    let dir = Vec3::NEG_Z;
-    let mut best: Option<f32> = None;
-    for t in &mesh.triangles {
-        let [a, b, c] = t.map(|i| mesh.positions[i as usize]);
-        if x < a.x.min(b.x).min(c.x)
-            || x > a.x.max(b.x).max(c.x)
-            || y < a.y.min(b.y).min(c.y)
-            || y > a.y.max(b.y).max(c.y)
-        {
-            continue;
-        }
-        let (e1, e2) = (b - a, c - a);
-        let p = dir.cross(e2);
-        let det = e1.dot(p);
-        if det.abs() < 1e-20 {
-            continue;
-        }
-        let s = origin - a;
-        let u = s.dot(p) / det;
-        let q = s.cross(e1);
-        let v = dir.dot(q) / det;
-        if u < 0.0 || v < 0.0 || u + v > 1.0 {
-            continue;
-        }
-        let z = origin.z - e2.dot(q) / det;
-        best = Some(best.map_or(z, |h: f32| h.max(z)));
-    }
-    best
+    super::layer::vertical_crossings(mesh, x, y)
+        .iter()
+        .map(|c| c.z)
+        .max_by(f32::total_cmp)
 }

@@ -1,34 +1,37 @@
-//! `sphere`: a ball of radius R = 10 r must mesh to one closed, manifold, outward-wound
-//! component that is round: volume within 2% of the true sphere, RMS radial deviation <= 0.5%
-//! of R, vertex normals within 3° RMS of radial.
+//! `sphere`: a ball of radius R = 10 r of randomly jittered particles must mesh to one closed,
+//! manifold, outward-wound component that is round (issue 33): volume within 2% of the true
+//! sphere, RMS radial deviation <= 0.5% of R, vertex normals within 3° RMS of radial.
 //!
-//! Two particle sets are meshed:
-//! - the lattice ball the issue names (lattice of spacing 2r centred on a lattice point, the
-//!   particles within R). Its particles are not round themselves: digitising a ball of 5
-//!   spacings leaves the poles about 0.45 r flatter than the diagonals (a single particle even
-//!   sticks out at each pole), so a surface true to the particles deviates from a sphere by
-//!   ~1% of R. We report that against the issue's thresholds for information, and judge the
-//!   mesh against the particles' own shape (their volume per solid angle in 20° cones; a
-//!   coarse reference, hence 1% of R);
-//! - a shell-sampled ball (concentric shells 2r apart, evenly spread points on each): round
-//!   particles at the same density, judged against the issue's thresholds directly.
+//! The judged ball is a shell-sampled ball (concentric shells 2r apart, evenly spread points on
+//! each, so its particles are round at the liquid's density) with every particle jittered
+//! (`noise::jitter`), so the mesher meets disorder as in a simulation.
+//!
+//! Two more balls are meshed and judged only for being one closed, manifold surface of the
+//! right volume; their roundness is shown for information:
+//! - the lattice ball of the earlier surface issue (lattice of spacing 2r centred on a lattice
+//!   point, the particles within R). Its particles are not round themselves: digitising a ball
+//!   of 5 spacings leaves the poles about 0.45 r flatter than the diagonals, so a surface true
+//!   to the particles deviates from a sphere by ~1% of R (its "particles' own RMS radial
+//!   deviation" figure). Its roundness criterion is retired (issue 33);
+//! - the shell ball without jitter.
 //!
 //! Radial deviation is measured from the sphere of the liquid's volume (N (2r)^3, what the
 //! surface encloses by construction).
 //!
-//! Why the lattice ball is not judged by the issue's thresholds (measured 2026-11, lattice RMS
-//! radial / R and normal angle; shells alongside): default 1.03% / 3.39° (shells 0.22% /
-//! 1.01°); twice the mesh smoothing 0.95% / 2.91° (shells 0.34%); four times 0.98% / 2.82°
-//! (shells 0.67%, over-smoothed); Taubin lambda|mu (0.5, -0.53) 1.69% / 9.7° (keeps the
-//! lattice's facets); kernel support 6 r 0.99% / 2.73°; 8 r (the largest allowed, 2x the
-//! default, 8x the field's cost, and it thickens strands) 0.75% / 2.08°. None reaches 0.5%:
-//! the deviation is the particles' own low-order shape (flat poles, 1.2% of R), not bumps.
+//! What was tried on the lattice ball (measured 2026-11, lattice RMS radial / R and normal
+//! angle; shells alongside): default 1.03% / 3.39° (shells 0.22% / 1.01°); twice the mesh
+//! smoothing 0.95% / 2.91° (shells 0.34%); four times 0.98% / 2.82° (shells 0.67%,
+//! over-smoothed); Taubin lambda|mu (0.5, -0.53) 1.69% / 9.7° (keeps the lattice's facets);
+//! kernel support 6 r 0.99% / 2.73°; 8 r (the largest allowed, 2x the default, 8x the field's
+//! cost, and it thickens strands) 0.75% / 2.08°. None reaches 0.5%: the deviation is the
+//! particles' own low-order shape (flat poles, 1.2% of R), not bumps.
 
 use std::f64::consts::PI;
 
 use glam::{DVec3, Vec3};
 
 use crate::surface::{mesh_particles, quality, SurfaceMesh, SurfaceSettings};
+use crate::validation::noise::{jitter, uniform_noise};
 use crate::validation::Check;
 
 /// Particles of a lattice of spacing `2 r` within `ball_radius` of `centre` (a lattice point).
@@ -79,6 +82,15 @@ pub fn shell_ball(centre: Vec3, ball_radius: f32, r: f32) -> Vec<Vec3> {
     points
 }
 
+/// [`shell_ball`] with every particle jittered by up to r/4 along each axis.
+pub fn jittered_ball(centre: Vec3, ball_radius: f32, r: f32, seed: u32) -> Vec<Vec3> {
+    let mut noise = uniform_noise(seed);
+    shell_ball(centre, ball_radius, r)
+        .into_iter()
+        .map(|p| p + jitter(&mut noise, r))
+        .collect()
+}
+
 fn mesh_ball(particles: &[Vec3], r: f32, settings: &SurfaceSettings) -> SurfaceMesh {
     let white = vec![[1.0; 3]; particles.len()];
     let still = vec![Vec3::ZERO; particles.len()];
@@ -121,6 +133,7 @@ pub fn sphere_checks(radius_in_r: f32, settings: &SurfaceSettings) -> Vec<Check>
     let true_volume = 4.0 / 3.0 * PI * (big_r as f64).powi(3);
     let mut checks = Vec::new();
     for (name, particles) in [
+        ("jittered", jittered_ball(centre, big_r, r, 0x0BA1_1001)),
         ("lattice", lattice_ball(centre, big_r, r)),
         ("shells", shell_ball(centre, big_r, r)),
     ] {
@@ -160,7 +173,7 @@ pub fn sphere_checks(radius_in_r: f32, settings: &SurfaceSettings) -> Vec<Check>
             ),
             Check::info(c("1 - sphericity"), 1.0 - sphericity),
         ]);
-        if name == "shells" {
+        if name == "jittered" {
             checks.push(Check::at_most(
                 c("RMS radial deviation / R"),
                 radial / big_r as f64,
@@ -172,8 +185,8 @@ pub fn sphere_checks(radius_in_r: f32, settings: &SurfaceSettings) -> Vec<Check>
                 3.0,
             ));
         } else {
-            // The issue's thresholds, shown but not judged: the lattice particles are
-            // themselves 1.2% of R from round (see the module documentation).
+            // The issue's thresholds, shown but not judged: the issue judges the jittered ball
+            // (see the module documentation).
             checks.push(Check::shown_against(
                 c("RMS radial deviation / R"),
                 radial / big_r as f64,
@@ -184,7 +197,10 @@ pub fn sphere_checks(radius_in_r: f32, settings: &SurfaceSettings) -> Vec<Check>
                 normal_deg,
                 "issue: <= 3",
             ));
-            // Judge against the particles' own shape, sampled in 200 directions.
+        }
+        if name == "lattice" {
+            // The lattice's own shape (sampled in 200 directions) and the mesh's distance from
+            // it: the earlier issue's criterion, now shown for information.
             let dirs = fibonacci(200, 0.0);
             let shape = particle_shape_radius(&particles, centre, r, &dirs);
             let mean = shape.iter().sum::<f64>() / shape.len() as f64;
@@ -207,10 +223,10 @@ pub fn sphere_checks(radius_in_r: f32, settings: &SurfaceSettings) -> Vec<Check>
                 })
                 .sum::<f64>()
                 / mesh.positions.len().max(1) as f64;
-            checks.push(Check::at_most(
+            checks.push(Check::shown_against(
                 c("RMS deviation from the particles' shape / R"),
                 misfit.sqrt() / big_r as f64,
-                0.01,
+                "earlier issue: <= 0.01",
             ));
         }
     }
