@@ -3,8 +3,8 @@
 Two looks, one material each (the liquid object shows every liquid of the scene):
 - Glassy (honey, syrup, gel): a smooth transmissive surface (IOR 1.5) over a homogeneous
   absorbing volume, so the tint follows the thickness light crosses (Beer–Lambert): thick
-  honey is deep amber, a thread pale. The liquid's colour is read as that of a layer
-  `REFERENCE_DEPTH` thick on white. Cycles gives a volume shader no mesh attributes
+  honey is deep amber, a thread pale. The liquid's colour is read as the light that gets
+  through `REFERENCE_DEPTH` of it. Cycles gives a volume shader no mesh attributes
   (measured: an Attribute node reads 0 there), so the volume takes the scene's glassy liquid
   colour; the per-vertex `gloop_colour` attribute tints the surface as a skin `SKIN_DEPTH`
   thick, which keeps mixed liquids their own hue without darkening thin threads. Shadow and
@@ -26,12 +26,14 @@ from .mesh_update import COLOUR_ATTRIBUTE
 MATERIAL_NAMES = {"GLASSY": "Gloop Glassy", "OPAQUE": "Gloop Opaque"}
 POINTS_GROUP = "Gloop Particles To Points"
 
-# The liquid's colour is that of a layer this thick on a white ground, seen from above: light
-# crosses it twice. Metres (= Blender units, as the solver takes them): honey's (0.80, 0.42,
-# 0.05) then makes a 1 cm puddle mid amber, a 1 mm thread pale, a 7 cm jar deep red-brown.
+# The liquid's colour is the light that gets through this much of it (metres = Blender units,
+# as the solver takes them). Honey's (0.80, 0.42, 0.05) then makes a 1 mm thread pale
+# (0.98, 0.92, 0.74), a 1 cm layer on white mid amber (light crosses it twice: 0.64, 0.18,
+# 0.003) and a 7 cm jar deep red-brown. Real honey is no paler: amber honey absorbs 0.3–0.4
+# (base 10) per cm at 635 nm (the Pfund colour grade's reference), i.e. keeps 40–50% of red.
 REFERENCE_DEPTH = 0.01
 # The surface tint stands for this path through the liquid at each crossing: a thread's two
-# crossings then add the tint of half a millimetre of it, a puddle's next to nothing.
+# crossings add the tint of half a millimetre of it, a puddle's next to nothing.
 SKIN_DEPTH = 0.00025
 # Transmission below 1/1000 through the reference layer is black anyway; it bounds the density.
 MIN_TRANSMISSION = 1e-3
@@ -68,10 +70,9 @@ def _set_input(node, names, value):
 
 def absorption(colour, reference_depth=REFERENCE_DEPTH):
     """(node colour, density per metre) of a Volume Absorption node that lets `colour` through
-    twice `reference_depth` (Beer–Lambert). Cycles absorbs (1 − colour) × density per unit
-    length, so the most absorbed channel sets the density and the others scale down from it."""
-    path = 2.0 * reference_depth
-    sigma = [-math.log(max(c, MIN_TRANSMISSION)) / path for c in colour]
+    `reference_depth` (Beer–Lambert). Cycles absorbs (1 − colour) × density per unit length,
+    so the most absorbed channel sets the density and the others scale down from it."""
+    sigma = [-math.log(max(c, MIN_TRANSMISSION)) / reference_depth for c in colour]
     density = max(max(sigma), 1e-6)
     return tuple(1.0 - s / density for s in sigma), density
 
@@ -99,7 +100,7 @@ def _build_glassy(mat, colour):
     # colour ** (skin / reference) is the light a skin of that thickness lets through.
     skin = nodes.new("ShaderNodeGamma")
     skin.name = skin.label = SKIN_NODE
-    skin.inputs["Gamma"].default_value = SKIN_DEPTH / (2.0 * REFERENCE_DEPTH)
+    skin.inputs["Gamma"].default_value = SKIN_DEPTH / REFERENCE_DEPTH
     skin.location = (bsdf.location.x - 250, bsdf.location.y)
     links.new(attribute.outputs["Color"], skin.inputs["Color"])
     links.new(skin.outputs["Color"], bsdf.inputs["Base Color"])

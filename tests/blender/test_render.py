@@ -86,7 +86,7 @@ def render_linear(scene, path, resolution=RESOLUTION, samples=SAMPLES):
     return pixels.reshape(h, w, 4)
 
 
-def silhouette(scene, liquid, folder):
+def silhouette(scene, liquid, folder, resolution=RESOLUTION):
     """Pixels the liquid covers: a render of only the liquid as white emission on black."""
     hidden = {ob.name: ob.hide_render for ob in scene.objects}
     for ob in scene.objects:
@@ -104,7 +104,7 @@ def silhouette(scene, liquid, folder):
     world, scene.world = scene.world, None
     view_layer.material_override = mask
     try:
-        pixels = render_linear(scene, os.path.join(folder, "mask.exr"), samples=4)
+        pixels = render_linear(scene, os.path.join(folder, "mask.exr"), resolution, samples=4)
     finally:
         view_layer.material_override = None
         scene.world = world
