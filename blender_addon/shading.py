@@ -115,6 +115,7 @@ def _build_glassy(mat, colour):
     if hasattr(mat, "cycles") and hasattr(mat.cycles, "homogeneous_volume"):
         # One density everywhere: Cycles then integrates it exactly instead of stepping.
         mat.cycles.homogeneous_volume = True
+    mat.diffuse_color = (*colour, 0.8)  # the solid-mode viewport colour, set once
     _write_absorption(mat, colour)
 
 
@@ -159,7 +160,6 @@ def _write_absorption(mat, colour):
     node_colour, density = absorption(colour)
     node.inputs["Color"].default_value = (*node_colour, 1.0)
     node.inputs["Density"].default_value = density
-    mat.diffuse_color = (*colour, 0.8)  # the solid-mode viewport colour
     mat["gloop_absorption"] = _absorption_values(node)  # as stored (float32), to compare
 
 
