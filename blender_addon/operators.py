@@ -11,7 +11,7 @@ import os
 
 import bpy
 
-from . import bake_runner, estimate, export, playback
+from . import bake_runner, estimate, export, playback, render_settings, shading
 
 # The one running interactive bake (a bake owns its cache folder; one at a time).
 _job = None
@@ -251,6 +251,47 @@ class GLOOP_OT_match_pour_resolution(bpy.types.Operator):
         return {"FINISHED"}
 
 
+class GLOOP_OT_liquid_render_settings(bpy.types.Operator):
+    """Raise Cycles' light bounces (glossy, transmission, total) so glassy liquid renders
+    without black patches; settings already high enough are left as they are"""
+
+    bl_idname = "gloop.liquid_render_settings"
+    bl_label = "Liquid Render Settings"
+    bl_options = {"REGISTER", "UNDO"}  # noqa: RUF012 (Blender reads a plain set)
+
+    @classmethod
+    def poll(cls, context):
+        return context.scene is not None and bool(render_settings.shortfalls(context.scene))
+
+    def execute(self, context):
+        changed = render_settings.apply(context.scene)
+        self.report({"INFO"}, "Cycles: " + render_settings.summary(changed))
+        return {"FINISHED"}
+
+
+class GLOOP_OT_update_liquid_material(bpy.types.Operator):
+    """Rebuild the liquid's material with this version's look (a glassy liquid gains
+    absorption: thick honey deep amber, thin honey pale). The old material is kept as
+    "… (before update)" """
+
+    bl_idname = "gloop.update_liquid_material"
+    bl_label = "Update Liquid Material"
+    bl_options = {"REGISTER", "UNDO"}  # noqa: RUF012 (Blender reads a plain set)
+
+    @classmethod
+    def poll(cls, context):
+        return context.scene is not None and shading.scene_material_outdated(context.scene)
+
+    def invoke(self, context, event):
+        return context.window_manager.invoke_confirm(self, event)
+
+    def execute(self, context):
+        _mat, backup = shading.rebuild_scene_material(context.scene)
+        if backup is not None:
+            self.report({"INFO"}, f"Your edits are kept in material '{backup.name}'")
+        return {"FINISHED"}
+
+
 def cancel_running_bake():
     """Called on file load and unregister: a bake must not outlive its .blend session."""
     job = running_job()
@@ -269,6 +310,8 @@ CLASSES = (
     GLOOP_OT_bake_cancel,
     GLOOP_OT_free_bake,
     GLOOP_OT_match_pour_resolution,
+    GLOOP_OT_liquid_render_settings,
+    GLOOP_OT_update_liquid_material,
 )
 
 

@@ -5,7 +5,7 @@ import bpy
 from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
-from . import emission, estimate, export, operators
+from . import emission, estimate, export, operators, render_settings, shading
 
 # User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
 LIQUID_PRESET_SUBDIR = "gloop/liquid"
@@ -178,6 +178,7 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         self._draw_buttons(layout, s)
         if s.playback_warning:
             layout.label(text=s.playback_warning, icon="ERROR")
+        self._draw_look_warnings(layout, scene)
 
     @staticmethod
     def _draw_estimate(layout, scene):
@@ -196,6 +197,19 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         )
         if liquid + solid > scene.gloop.max_particles:
             box.label(text="Above Max Particles: raise the radius", icon="ERROR")
+
+    @staticmethod
+    def _draw_look_warnings(layout, scene):
+        """Offers, never applies: the render settings and the material are the artist's."""
+        if render_settings.shortfalls(scene):
+            col = layout.column(align=True)
+            col.label(text="Too few light bounces: glassy liquid renders", icon="ERROR")
+            col.label(text="black patches in Cycles")
+            col.operator("gloop.liquid_render_settings", icon="SHADING_RENDERED")
+        if shading.scene_material_outdated(scene):
+            col = layout.column(align=True)
+            col.label(text="The liquid material is from an older Gloop", icon="INFO")
+            col.operator("gloop.update_liquid_material", icon="MATERIAL")
 
     @staticmethod
     def _draw_buttons(layout, s):
