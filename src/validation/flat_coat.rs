@@ -24,9 +24,8 @@ use super::scenes::liquid_in_tank;
 use super::Check;
 use glam::Vec3;
 
-use crate::geometry::world_vertices;
-use crate::scene::{presets, Role, Scene, TriMesh};
-use crate::surface::{mesh_liquid, SurfaceMesh, SurfaceSettings};
+use crate::scene::presets;
+use crate::surface::{mesh_liquid, ObstacleSurface, SurfaceMesh, SurfaceSettings};
 use crate::Simulation;
 
 /// Particle radius of the scene (m).
@@ -37,19 +36,6 @@ pub const SETTLE_FRAMES: u32 = 48;
 pub const CELLS: [u32; 3] = [32, 32, 2];
 /// How far in from the walls the layer is judged, in particle radii.
 pub const EDGE: f32 = 12.0;
-
-/// The obstacles of `scene` at `frame`, as world-space triangle meshes.
-pub fn world_obstacles(scene: &Scene, frame: f32) -> Vec<TriMesh> {
-    scene
-        .objects
-        .iter()
-        .filter(|o| matches!(o.role, Role::Obstacle { .. }))
-        .map(|o| TriMesh {
-            vertices: world_vertices(&o.mesh, &o.motion, frame),
-            triangles: o.mesh.triangles.clone(),
-        })
-        .collect()
-}
 
 /// What one settled layer measured, lengths in particle radii.
 #[derive(Clone, Debug)]
@@ -64,7 +50,7 @@ pub struct CoatFigures {
 }
 
 /// The highest obstacle surface crossed by the vertical line through (x, y) below `below`.
-fn surface_under(obstacles: &[TriMesh], x: f32, y: f32, below: f32) -> Option<f32> {
+fn surface_under(obstacles: &[ObstacleSurface], x: f32, y: f32, below: f32) -> Option<f32> {
     obstacles
         .iter()
         .flat_map(|o| {
@@ -89,7 +75,7 @@ pub fn measure(radius: f32, cells: [u32; 3], settle: u32, edge: f32) -> crate::R
     for _ in 0..settle {
         sim.step_frame(&cancel)?;
     }
-    let obstacles = world_obstacles(&scene, (scene.settings.frame_start + settle as i32) as f32);
+    let obstacles = ObstacleSurface::of_scene(&scene, scene.settings.frame_start + settle as i32);
     // The block starts at the origin (the tank's inner corner).
     let size = Vec3::new(cells[0] as f32, cells[1] as f32, 0.0) * 2.0 * radius;
     let lowest_particle = sim
@@ -101,9 +87,7 @@ pub fn measure(radius: f32, cells: [u32; 3], settle: u32, edge: f32) -> crate::R
     let plane = surface_under(&obstacles, size.x / 2.0, size.y / 2.0, lowest_particle)
         .ok_or_else(|| crate::GloopError::Other("flat-coat: no floor under the layer".into()))?;
     let settings = SurfaceSettings::default();
-    // TODO(issue 33): mesh with the obstacles once the mesher takes them, e.g.
-    // mesh_liquid_touching(sim.liquid(), radius, &settings, &obstacles).
-    let mesh = mesh_liquid(sim.liquid(), radius, &settings);
+    let mesh = mesh_liquid(sim.liquid(), radius, &settings, &obstacles);
     let positions = &sim.liquid().position;
     let edge = edge * radius;
     let points = layer::grid_points((edge, edge), (size.x - edge, size.y - edge), radius);
