@@ -138,7 +138,7 @@ pub fn mesh_particles(
     particle_radius: f32,
     settings: &SurfaceSettings,
 ) -> SurfaceMesh {
-    mesh_particles_timed(
+    mesh_particles_touching(
         positions,
         velocities,
         colours,
@@ -146,7 +146,6 @@ pub fn mesh_particles(
         settings,
         &[],
     )
-    .0
 }
 
 /// [`mesh_particles`] for liquid in contact with `obstacles` (world-space surfaces at the
