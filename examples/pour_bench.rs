@@ -5,6 +5,9 @@
 //! per frame, `frame K: S s, N substeps, P particles`, S being the wall time of `step_frame`
 //! alone, and with DUMP_DIR writes each frame's liquid positions there as `KKKK.bin` (raw
 //! little-endian f32 x y z, z up; written outside the timed call).
+
+#[path = "support/dump.rs"]
+mod dump;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -16,10 +19,7 @@ fn main() {
     let num = |i: usize| a[i].parse::<f32>().expect("RADIUS FPS SECONDS [DUMP_DIR]");
     let (radius, fps, seconds) = (num(0), num(1), num(2));
     let scene = honey_pour::scene(radius, fps, seconds);
-    let dump = a.get(3).cloned();
-    if let Some(d) = &dump {
-        std::fs::create_dir_all(d).unwrap();
-    }
+    let dump_dir = dump::folder(a.get(3));
     let s = &scene.settings;
     println!(
         "pour: r {radius} m, {fps} fps, {seconds} s, substeps {}..{}, moves {}",
@@ -38,13 +38,8 @@ fn main() {
             stats.substeps,
             positions.len()
         );
-        if let Some(d) = &dump {
-            let bytes: Vec<u8> = positions
-                .iter()
-                .flat_map(|p| p.to_array())
-                .flat_map(f32::to_le_bytes)
-                .collect();
-            std::fs::write(format!("{d}/{frame:04}.bin"), bytes).unwrap();
+        if let Some(d) = &dump_dir {
+            dump::write(d, frame, positions);
         }
     }
 }

@@ -1,6 +1,9 @@
 //! `pour_probe RADIUS FPS SECONDS SUBSTEPS MOVES [DUMP_DIR]`: the honey-pour validation's
 //! figures for one resolution and time stepping, printing each frame's shape as it goes and,
 //! with DUMP_DIR, writing every frame's liquid positions there (raw little-endian f32 xyz).
+
+#[path = "support/dump.rs"]
+mod dump;
 use gloop::demos::honey_pour;
 use gloop::validation::honey_pour::{checks, measure};
 
@@ -20,21 +23,13 @@ fn main() {
     if let Ok(c) = std::env::var("COHESION") {
         scene.materials.liquids[0].cohesion = c.parse().unwrap();
     }
-    let dump = a.get(5).cloned();
-    if let Some(d) = &dump {
-        std::fs::create_dir_all(d).unwrap();
-    }
+    let dump_dir = dump::folder(a.get(5));
     let t = std::time::Instant::now();
     let mut passes = 0u64;
     let f = measure(&scene, seconds, |frame, stats, positions| {
         passes += stats.density_iterations as u64;
-        if let Some(d) = &dump {
-            let bytes: Vec<u8> = positions
-                .iter()
-                .flat_map(|p| p.to_array())
-                .flat_map(f32::to_le_bytes)
-                .collect();
-            std::fs::write(format!("{d}/{frame:04}.bin"), bytes).unwrap();
+        if let Some(d) = &dump_dir {
+            dump::write(d, frame, positions);
         }
         if frame % 12 == 0 {
             eprintln!(

@@ -224,10 +224,17 @@ def run_splishsplash_child(cells, frames, workdir, boundary):
     base.cleanup()
 
 
-def run_splishsplash(python, cells, frames, threads, workdir, boundary):
+def child_env(threads):
+    """The environment of a SPlisHSPlasH child: its OpenMP threads, and the system's GL
+    dispatch library preloaded where it exists (the wheel's own clashes with it)."""
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     if Path(SYSTEM_GLDISPATCH).exists():
         env["LD_PRELOAD"] = SYSTEM_GLDISPATCH
+    return env
+
+
+def run_splishsplash(python, cells, frames, threads, workdir, boundary):
+    env = child_env(threads)
     args = [
         python,
         __file__,

@@ -31,9 +31,9 @@ import time
 from pathlib import Path
 
 from compare_splishsplash import (
-    SYSTEM_GLDISPATCH,
     UNIT_BOX_OBJ,
     build_example,
+    child_env,
     children_cpu,
     configuration,
     describe,
@@ -156,9 +156,7 @@ def run_splishsplash_child(radius, fps, seconds, workdir):
 
 
 def run_splishsplash(python, radius, fps, seconds, threads, workdir):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    if Path(SYSTEM_GLDISPATCH).exists():
-        env["LD_PRELOAD"] = SYSTEM_GLDISPATCH
+    env = child_env(threads)
     args = [python, str(COMPARE), "--pour-child", str(radius), str(fps), str(seconds), str(workdir)]
     out = subprocess.run(args, env=env, check=False, capture_output=True, text=True)
     for line in out.stdout.splitlines():

@@ -49,12 +49,10 @@ pub struct Kernel {
     pub shape: [f32; 6],
     /// 1 for a particle's blob; less for its copy on an obstacle it is near (`contact`).
     pub weight: f32,
-    /// The blob is swept from `centre` to `centre + sweep` (zero for a particle's own blob;
-    /// down to the obstacle for its copy there, see `contact`).
+    /// The blob is swept from `centre` to `centre + sweep`: zero for a particle's own blob
+    /// (which also gets the field's ball term), down to the obstacle for its copy there (see
+    /// `contact`).
     pub sweep: Vec3,
-    /// Whether the field's ball term is added around the centre (a particle's own blob, not
-    /// its copy on an obstacle).
-    pub ball: bool,
     /// Half the support's bounding box along each axis (world units).
     pub reach: Vec3,
 }
@@ -68,7 +66,6 @@ impl Kernel {
             shape: [m, m, m, 0.0, 0.0, 0.0],
             weight: 1.0,
             sweep: Vec3::ZERO,
-            ball: true,
             reach: Vec3::splat(support),
         }
     }
@@ -104,7 +101,6 @@ impl Kernel {
             ],
             weight: 1.0,
             sweep: Vec3::ZERO,
-            ball: true,
             // The bounding box of {d : dᵀ M d <= 1} has half-widths sqrt((M⁻¹)_aa).
             reach: Vec3::new(
                 inverse.x_axis.x.sqrt() as f32,
@@ -144,6 +140,12 @@ pub fn kernels(
     particle_radius: f32,
     strength: f32,
 ) -> Vec<Kernel> {
+    if strength <= 0.0 {
+        return centres
+            .iter()
+            .map(|&p| Kernel::isotropic(p, support))
+            .collect();
+    }
     let search = SEARCH * support;
     let (search2, inv_search) = (search * search, 1.0 / search);
     let cells = (search / (support / 2.0)).ceil() as i32;
@@ -152,9 +154,6 @@ pub fn kernels(
         .par_iter()
         .zip(region.par_iter())
         .map(|(&p, &own)| {
-            if strength <= 0.0 {
-                return Kernel::isotropic(p, support);
-            }
             // Weighted first and second moments about p (offsets are a few r: f32 holds
             // them, and the covariance's cancellation loses at most a few bits).
             let (mut w_sum, mut first) = (0.0f32, Vec3::ZERO);

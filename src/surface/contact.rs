@@ -67,6 +67,27 @@ pub struct Walls {
 }
 
 impl Walls {
+    /// The obstacles near the liquid whose blobs are `kernels`, for distances as far as any
+    /// blob reaches (and two cubes beyond), or none if no obstacle is that near.
+    pub fn around(
+        obstacles: &[ObstacleSurface],
+        kernels: &[Kernel],
+        support: f32,
+        cell: f32,
+    ) -> Option<Walls> {
+        if obstacles.is_empty() {
+            return None;
+        }
+        let reach = kernels
+            .iter()
+            .map(|k| k.reach.max_element())
+            .fold(support, f32::max);
+        let centres: Vec<Vec3> = kernels.iter().map(|k| k.centre).collect();
+        let (lo, hi) = crate::geometry::bounds(&centres);
+        let walls = Walls::new(obstacles, lo, hi, reach + 2.0 * cell, support);
+        (!walls.is_empty()).then_some(walls)
+    }
+
     /// Triangles of `obstacles` within `band` of the box `lo..hi` (the liquid's reach), bucketed
     /// in cells of `cell`. Degenerate and non-finite triangles are skipped.
     pub fn new(obstacles: &[ObstacleSurface], lo: Vec3, hi: Vec3, band: f32, cell: f32) -> Walls {
@@ -129,38 +150,46 @@ impl Walls {
     /// closest point (an edge or corner), the one whose plane is farthest from `p` decides,
     /// which is right on both convex and concave edges.
     pub fn signed_distance(&self, p: Vec3) -> Option<(f32, Vec3, Vec3)> {
-        let bucket = self.buckets.get(&self.key(p))?;
-        let mut best: Option<(f32, f32, Vec3)> = None; // (distance², |plane distance|, closest)
-        let (mut sign, mut face) = (1.0f32, Vec3::Z);
-        for &t in bucket {
-            let [a, b, c] = self.triangles[t as usize];
-            let q = closest_point_on_triangle(p, a, b, c);
-            let d2 = p.distance_squared(q);
-            let plane = (p - q).dot(self.normals[t as usize]);
-            let tie = best.is_some_and(|(b2, _, _)| (d2 - b2).abs() <= 1e-6 * b2.max(1e-30));
-            match best {
-                Some((b2, bp, _)) if tie && plane.abs() > bp => {
-                    best = Some((b2.min(d2), plane.abs(), q));
-                    sign = if plane < 0.0 { -1.0 } else { 1.0 };
-                    face = self.normals[t as usize];
+        struct Nearest {
+            d2: f32,
+            plane: f32,
+            closest: Vec3,
+            triangle: usize,
+        }
+        let mut best: Option<Nearest> = None;
+        for &t in self.buckets.get(&self.key(p))? {
+            let t = t as usize;
+            let [a, b, c] = self.triangles[t];
+            let closest = closest_point_on_triangle(p, a, b, c);
+            let d2 = p.distance_squared(closest);
+            let plane = (p - closest).dot(self.normals[t]);
+            let better = match &best {
+                None => true,
+                Some(n) if (d2 - n.d2).abs() <= 1e-6 * n.d2.max(1e-30) => {
+                    plane.abs() > n.plane.abs()
                 }
-                Some((b2, _, _)) if d2 >= b2 || tie => {}
-                _ => {
-                    best = Some((d2, plane.abs(), q));
-                    sign = if plane < 0.0 { -1.0 } else { 1.0 };
-                    face = self.normals[t as usize];
-                }
+                Some(n) => d2 < n.d2,
+            };
+            if better {
+                let d2 = best.as_ref().map_or(d2, |n| d2.min(n.d2));
+                best = Some(Nearest {
+                    d2,
+                    plane,
+                    closest,
+                    triangle: t,
+                });
             }
         }
-        let (d2, _, q) = best?;
-        let d = d2.sqrt();
+        let n = best?;
+        let d = n.d2.sqrt();
+        let sign = if n.plane < 0.0 { -1.0 } else { 1.0 };
         // Off the surface the normal points from it to p (outward); on it, the face's.
         let normal = if d > 1e-6 * self.cell {
-            (p - q) * (sign / d)
+            (p - n.closest) * (sign / d)
         } else {
-            face
+            self.normals[n.triangle]
         };
-        (d <= self.band).then_some((sign * d, q, normal))
+        (d <= self.band).then_some((sign * d, n.closest, normal))
     }
 
     /// Whether any obstacle lies within `band` of some point of the box `lo..hi`.
@@ -219,11 +248,12 @@ pub fn wetted_copies(
         .filter_map(|(k, &g)| {
             let (d, foot, _) = walls.signed_distance(k.centre)?;
             let weight = wetting(d / particle_radius);
-            (weight > 0.0).then_some((
+            let sweep = foot - k.centre;
+            // A particle on the obstacle itself already reaches it.
+            (weight > 0.0 && sweep != Vec3::ZERO).then_some((
                 Kernel {
-                    sweep: foot - k.centre,
+                    sweep,
                     weight,
-                    ball: false,
                     ..*k
                 },
                 g,

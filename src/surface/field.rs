@@ -165,10 +165,7 @@ fn evaluate_block_any(
                 }
             }
         }
-        // The ball term, over its smaller support (particles only, not their copies on walls).
-        if !kernel.ball {
-            continue;
-        }
+        // The ball term, over its smaller support.
         let (x0, x1) = range(p.x, b, 0);
         let (y0, y1) = range(p.y, b, 1);
         let (z0, z1) = range(p.z, b, 2);
@@ -191,14 +188,8 @@ fn evaluate_block_any(
     }
     // Capsules along thin links: the ball term of the nearest point on the segment.
     for (a, e) in links {
-        let lo = a.min(e) - b;
-        let hi = a.max(e) + b;
-        let range = |axis: usize| {
-            let l = (lo[axis] / cell).ceil() as i64 - origin[axis] as i64;
-            let h = (hi[axis] / cell).floor() as i64 - origin[axis] as i64;
-            (l.max(0), h.min(cells[axis] as i64))
-        };
-        let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
+        let [(x0, x1), (y0, y1), (z0, z1)] =
+            points_in_box(a.min(e) - b, a.max(e) + b, origin, cells, cell);
         let axis = e - a;
         let inv_len2 = 1.0 / axis.length_squared().max(f32::MIN_POSITIVE);
         for z in z0..=z1 {
@@ -249,13 +240,13 @@ fn add_swept(
     let inv_ball = 1.0 / (b2 - params.radius * params.radius);
     let inv_s2 = 1.0 / s.length_squared().max(f32::MIN_POSITIVE);
     let half = kernel.reach.max(Vec3::splat(BALL_SUPPORT * params.radius));
-    let (lo, hi) = (a.min(a + s) - half, a.max(a + s) + half);
-    let range = |axis: usize| {
-        let l = (lo[axis] / cell).ceil() as i64 - origin[axis] as i64;
-        let h = (hi[axis] / cell).floor() as i64 - origin[axis] as i64;
-        (l.max(0), h.min(cells[axis] as i64))
-    };
-    let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
+    let [(x0, x1), (y0, y1), (z0, z1)] = points_in_box(
+        a.min(a + s) - half,
+        a.max(a + s) + half,
+        origin,
+        cells,
+        cell,
+    );
     let m_s = kernel.metric(s);
     let s_m_s = s.dot(m_s).max(f32::MIN_POSITIVE);
     let (sx, sy) = (cells[0] + 1, cells[1] + 1);
@@ -279,4 +270,20 @@ fn add_swept(
             }
         }
     }
+}
+
+/// The block's grid points inside the box `lo..hi`, as a local index range per axis (empty
+/// where the range ends before it starts).
+fn points_in_box(
+    lo: Vec3,
+    hi: Vec3,
+    origin: [i32; 3],
+    cells: [usize; 3],
+    cell: f32,
+) -> [(i64, i64); 3] {
+    std::array::from_fn(|axis| {
+        let l = (lo[axis] / cell).ceil() as i64 - origin[axis] as i64;
+        let h = (hi[axis] / cell).floor() as i64 - origin[axis] as i64;
+        (l.max(0), h.min(cells[axis] as i64))
+    })
 }

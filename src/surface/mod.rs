@@ -249,16 +249,8 @@ pub fn mesh_particles_timed(
         s.anisotropy,
     );
     lap("anisotropy");
-    // Contact: blobs of particles near obstacles laid on them, and the field clipped there.
-    let walls = (!obstacles.is_empty()).then(|| {
-        let reach = kernels
-            .iter()
-            .map(|k| k.reach.max_element())
-            .fold(params.support, f32::max);
-        let (lo, hi) = crate::geometry::bounds(&smoothed);
-        contact::Walls::new(obstacles, lo, hi, reach + 2.0 * cell, params.support)
-    });
-    let walls = walls.filter(|w| !w.is_empty());
+    // Contact: blobs of particles near obstacles swept down to them, the field clipped there.
+    let walls = contact::Walls::around(obstacles, &kernels, params.support, cell);
     let (mut kernels, mut kernel_region) = (kernels, region.clone());
     if let Some(walls) = &walls {
         let (copies, copy_region) = contact::wetted_copies(walls, &kernels, &region, r);

@@ -167,19 +167,21 @@ pub fn vertex_normals(
         .collect()
 }
 
-/// Signed volume and area of each region's part of the mesh (f64 sums in triangle order).
-pub fn region_volume_area(
+/// Signed volume and area of each region's part of the mesh (f64 sums in triangle order), each
+/// triangle's area counted at its `area_share`.
+fn region_volume_area(
     positions: &[Vec3],
     triangles: &[[u32; 3]],
     region: &[u32],
     regions: usize,
+    area_share: &[f64],
 ) -> Vec<(f64, f64)> {
     let mut sums = vec![(0.0f64, 0.0f64); regions];
-    for t in triangles {
+    for (t, share) in triangles.iter().zip(area_share) {
         let [a, b, c] = t.map(|i| positions[i as usize].as_dvec3());
         let s = &mut sums[region[t[0] as usize] as usize];
         s.0 += a.dot(b.cross(c)) / 6.0;
-        s.1 += 0.5 * (b - a).cross(c - a).length();
+        s.1 += share * 0.5 * (b - a).cross(c - a).length();
     }
     sums
 }
@@ -202,15 +204,7 @@ pub fn restore_volume(
         .map(|t| t.iter().filter(|&&v| !fixed[v as usize]).count() as f64 / 3.0)
         .collect();
     for _ in 0..2 {
-        let mut sums = region_volume_area(positions, triangles, region, target.len());
-        for s in &mut sums {
-            s.1 = 0.0;
-        }
-        for (t, share) in triangles.iter().zip(&free_share) {
-            let [a, b, c] = t.map(|i| positions[i as usize]);
-            sums[region[t[0] as usize] as usize].1 +=
-                share * 0.5 * (b - a).cross(c - a).length() as f64;
-        }
+        let sums = region_volume_area(positions, triangles, region, target.len(), &free_share);
         let offset: Vec<f32> = sums
             .iter()
             .zip(target)
