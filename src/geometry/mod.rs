@@ -4,6 +4,7 @@
 mod fill;
 mod motion;
 mod sampling;
+mod triangle_tree;
 
 use std::collections::HashMap;
 
@@ -14,6 +15,7 @@ use crate::scene::{SceneObject, TriMesh};
 pub use fill::fill_closed_mesh;
 pub use motion::world_vertices;
 pub use sampling::{sample_surface, SurfaceSample};
+pub use triangle_tree::TriangleTree;
 
 /// Nominal spacing of object particles on obstacle surfaces. They have radius
 /// `OBJECT_PARTICLE_RADIUS_FACTOR * r`; at this spacing the holes between them are far smaller

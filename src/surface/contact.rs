@@ -19,12 +19,11 @@
 //!    obstacle, a flat contact face exactly where the liquid touches it. After the mesh is
 //!    smoothed, vertices that moved below that level are put back on it.
 
-use std::collections::HashMap;
-
 use glam::Vec3;
 use rayon::prelude::*;
 
 use super::anisotropy::Kernel;
+use crate::geometry::TriangleTree;
 
 /// Particles closer than this to an obstacle (in particle radii) wet it fully.
 pub const WET: f32 = 3.0;
@@ -33,6 +32,10 @@ pub const WET_FADE: f32 = 1.0;
 /// The mesh's contact face lies this far above the obstacle (in particle radii): close enough
 /// to read as contact, far enough that Cycles' rays never confuse the two surfaces.
 pub const GAP: f32 = 0.05;
+
+/// Relative difference of squared distances below which two triangles are equally near (they
+/// share the closest point: an edge or a corner).
+const TIE: f32 = 1e-6;
 
 /// An obstacle's surface at the frame being meshed: world-space triangles.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -56,14 +59,15 @@ impl ObstacleSurface {
     }
 }
 
-/// The obstacles' triangles near the liquid, bucketed in a uniform grid for distance queries
+/// The obstacles' triangles near the liquid, in a bounding-volume tree for distance queries
 /// within `band` of them.
 pub struct Walls {
+    /// A length of the liquid's scale: distances far below it count as zero.
     cell: f32,
     band: f32,
     triangles: Vec<[Vec3; 3]>,
     normals: Vec<Vec3>,
-    buckets: HashMap<[i32; 3], Vec<u32>>,
+    tree: TriangleTree,
 }
 
 impl Walls {
@@ -88,15 +92,15 @@ impl Walls {
         (!walls.is_empty()).then_some(walls)
     }
 
-    /// Triangles of `obstacles` within `band` of the box `lo..hi` (the liquid's reach), bucketed
-    /// in cells of `cell`. Degenerate and non-finite triangles are skipped.
+    /// Triangles of `obstacles` within `band` of the box `lo..hi` (the liquid's reach), for a
+    /// liquid whose scale is `cell`. Degenerate and non-finite triangles are skipped.
     pub fn new(obstacles: &[ObstacleSurface], lo: Vec3, hi: Vec3, band: f32, cell: f32) -> Walls {
         let mut walls = Walls {
             cell,
             band,
             triangles: Vec::new(),
             normals: Vec::new(),
-            buckets: HashMap::new(),
+            tree: TriangleTree::new(&[]),
         };
         let (lo, hi) = (lo - band, hi + band);
         for obstacle in obstacles {
@@ -117,30 +121,16 @@ impl Walls {
                 if t_hi.cmplt(lo).any() || t_lo.cmpgt(hi).any() {
                     continue;
                 }
-                let (t_lo, t_hi) = (t_lo.max(lo), t_hi.min(hi));
-                let k0 = walls.key(t_lo);
-                let k1 = walls.key(t_hi);
-                let index = walls.triangles.len() as u32;
                 walls.triangles.push([a, b, c]);
                 walls.normals.push(normal.normalize());
-                for z in k0[2]..=k1[2] {
-                    for y in k0[1]..=k1[1] {
-                        for x in k0[0]..=k1[0] {
-                            walls.buckets.entry([x, y, z]).or_default().push(index);
-                        }
-                    }
-                }
             }
         }
+        walls.tree = TriangleTree::new(&walls.triangles);
         walls
     }
 
     pub fn is_empty(&self) -> bool {
         self.triangles.is_empty()
-    }
-
-    fn key(&self, p: Vec3) -> [i32; 3] {
-        (p / self.cell).floor().as_ivec3().to_array()
     }
 
     /// The signed distance from `p` to the nearest obstacle (positive outside), the closest
@@ -150,6 +140,11 @@ impl Walls {
     /// closest point (an edge or corner), the one whose plane is farthest from `p` decides,
     /// which is right on both convex and concave edges.
     pub fn signed_distance(&self, p: Vec3) -> Option<(f32, Vec3, Vec3)> {
+        self.signed_distance_within(p, self.band)
+    }
+
+    /// [`Walls::signed_distance`] for an obstacle within `reach` (at most the band) only.
+    fn signed_distance_within(&self, p: Vec3, reach: f32) -> Option<(f32, Vec3, Vec3)> {
         struct Nearest {
             d2: f32,
             plane: f32,
@@ -157,7 +152,7 @@ impl Walls {
             triangle: usize,
         }
         let mut best: Option<Nearest> = None;
-        for &t in self.buckets.get(&self.key(p))? {
+        self.tree.visit_near(p, reach, |t| {
             let t = t as usize;
             let [a, b, c] = self.triangles[t];
             let closest = closest_point_on_triangle(p, a, b, c);
@@ -165,7 +160,7 @@ impl Walls {
             let plane = (p - closest).dot(self.normals[t]);
             let better = match &best {
                 None => true,
-                Some(n) if (d2 - n.d2).abs() <= 1e-6 * n.d2.max(1e-30) => {
+                Some(n) if (d2 - n.d2).abs() <= TIE * n.d2.max(1e-30) => {
                     plane.abs() > n.plane.abs()
                 }
                 Some(n) => d2 < n.d2,
@@ -179,7 +174,10 @@ impl Walls {
                     triangle: t,
                 });
             }
-        }
+            // Triangles as near as the best (sharing its closest point) must still be seen.
+            best.as_ref()
+                .map_or(f32::INFINITY, |n| n.d2 * (1.0 + 2.0 * TIE) + 1e-30)
+        });
         let n = best?;
         let d = n.d2.sqrt();
         let sign = if n.plane < 0.0 { -1.0 } else { 1.0 };
@@ -189,21 +187,25 @@ impl Walls {
         } else {
             self.normals[n.triangle]
         };
-        (d <= self.band).then_some((sign * d, n.closest, normal))
+        (d <= reach).then_some((sign * d, n.closest, normal))
     }
 
     /// Whether any obstacle lies within `band` of some point of the box `lo..hi`.
     pub fn near_box(&self, lo: Vec3, hi: Vec3) -> bool {
-        let (k0, k1) = (self.key(lo), self.key(hi));
-        (k0[2]..=k1[2]).any(|z| {
-            (k0[1]..=k1[1]).any(|y| (k0[0]..=k1[0]).any(|x| self.buckets.contains_key(&[x, y, z])))
-        })
+        self.tree.any_box_near(lo, hi, self.band)
     }
 
-    /// `f` clipped to end [`GAP`] particle radii above the obstacles (see the module docs).
+    /// `f` clipped to end [`GAP`] particle radii above the obstacles (see the module docs), at a
+    /// point of a marching-cubes grid of cube size `cell`.
+    ///
+    /// Outside the liquid (f ≤ −GAP) only points within a cube of an obstacle are looked at:
+    /// farther out the clip is above f anyway, and farther in every grid neighbour is inside
+    /// the obstacle too, so negative after the clip, and no surface passes by the point. Most
+    /// of the points near an obstacle are such, and the search for them is short.
     #[inline]
-    pub fn clip(&self, f: f32, p: Vec3, particle_radius: f32) -> f32 {
-        match self.signed_distance(p) {
+    pub fn clip(&self, f: f32, p: Vec3, particle_radius: f32, cell: f32) -> f32 {
+        let reach = if f <= -GAP { cell } else { self.band };
+        match self.signed_distance_within(p, reach) {
             Some((d, _, _)) => f.min(d / particle_radius - GAP),
             None => f,
         }

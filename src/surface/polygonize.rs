@@ -190,7 +190,7 @@ pub fn polygonize(
                 let [sx, sy, _] = cells.map(|n| n + 1);
                 for (k, f) in field.iter_mut().enumerate() {
                     let p = point([k % sx, (k / sx) % sy, k / (sx * sy)]);
-                    *f = walls.clip(*f, p, params.radius);
+                    *f = walls.clip(*f, p, params.radius, cell);
                 }
             }
         }
