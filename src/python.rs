@@ -22,6 +22,7 @@ use crate::error::GloopError;
 use crate::scene::Scene;
 use array::{Array, Data};
 use ply_read::{read_ply, ElementData};
+use ply_rs_bw::ply::ScalarType;
 
 create_exception!(
     gloop_core,
@@ -129,6 +130,15 @@ fn read_surface_arrays(path: &Path) -> Result<(usize, usize, Arrays), GloopError
             ("velocity", ["vx", "vy", "vz"]),
         ],
     );
+    // Integer colours are 8-bit sRGB (the writer's choice since issue 33, and the PLY
+    // convention); older caches hold linear floats, read as they are.
+    if data.scalar_type(vertex, "red") == Some(ScalarType::UChar) {
+        if let Some((_, Some(Data::F32(colour)))) = arrays.iter_mut().find(|a| a.0 == "colour") {
+            for c in colour.iter_mut() {
+                *c = crate::surface::srgb::decode(*c as u8);
+            }
+        }
+    }
     let triangles = data
         .elements
         .get_mut("face")
@@ -153,7 +163,8 @@ fn read_surface_arrays(path: &Path) -> Result<(usize, usize, Arrays), GloopError
 }
 
 /// `read_surface(path) -> dict`: `vertex_count`, `triangle_count`, flat arrays `position`,
-/// `normal`, `colour`, `velocity` (float32 × 3 per vertex, or None), `triangles` (int32 × 3 per
+/// `normal`, `colour` (linear), `velocity` (float32 × 3 per vertex, or None: today's files
+/// have no normals, Blender's smooth shading makes the same ones), `triangles` (int32 × 3 per
 /// triangle, every index checked against the vertex count, so Blender never sees a bad one),
 /// and the mesh edges Blender would otherwise derive on the main thread: `edges` (int32 × 2)
 /// and `corner_edges` (int32 per triangle corner). Arrays are `gloop_core.Array` buffers:

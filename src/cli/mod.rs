@@ -56,6 +56,9 @@ enum Command {
         /// 0 = raw particle field, 1 = very smooth.
         #[arg(long, default_value_t = SurfaceSettings::default().smoothness)]
         smoothness: f32,
+        /// How far decimation may move the surface, in particle radii (0 = no decimation).
+        #[arg(long, default_value_t = SurfaceSettings::default().max_error)]
+        max_error: f32,
     },
     /// Measure solver speed and memory: median and mean seconds per frame, neighbour pairs per
     /// second, peak memory per particle.
@@ -125,10 +128,12 @@ pub fn run() -> i32 {
             frames,
             resolution,
             smoothness,
+            max_error,
         } => {
             let settings = SurfaceSettings {
                 resolution,
                 smoothness,
+                max_error,
                 ..SurfaceSettings::default()
             };
             mesh::run(&dir, frames, settings).map(|()| 0)

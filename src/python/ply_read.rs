@@ -67,6 +67,16 @@ impl PlyData {
         }
     }
 
+    /// The type a property is stored as (`None` if absent or if the element was decoded into
+    /// columns, as ASCII and big-endian files are).
+    pub fn scalar_type(&self, element: &ElementData, name: &str) -> Option<ScalarType> {
+        element
+            .fixed
+            .as_ref()
+            .and_then(|f| f.property(name))
+            .map(|(t, _)| t.clone())
+    }
+
     /// One scalar property as f32 per element, if present.
     pub fn column(&self, element: &ElementData, name: &str) -> Option<Vec<f32>> {
         let Some(fixed) = &element.fixed else {

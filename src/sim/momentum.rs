@@ -151,7 +151,7 @@ mod tests {
                 Vec3::new((f * 0.37).sin(), (f * 0.71).cos(), (f * 0.13).sin() * 0.5) * 0.1
             })
             .collect();
-        let mass = |i: usize| if i % 3 == 0 { 2.0 } else { 1.0 };
+        let mass = |i: usize| if i.is_multiple_of(3) { 2.0 } else { 1.0 };
         let mut v: Vec<Vec3> = (0..x.len())
             .map(|i| Vec3::new((i as f32 * 1.3).sin(), 0.2, (i as f32 * 0.9).cos()))
             .collect();

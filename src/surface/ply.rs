@@ -1,7 +1,13 @@
-//! `surface_{frame:05}.ply`: binary little-endian PLY, element `vertex` (float x y z, nx ny nz,
-//! red green blue, vx vy vz) and element `face` (list uchar uint vertex_indices, triangles
-//! counter-clockwise seen from outside). Written atomically; reading checks everything and names
-//! the file in every error.
+//! `surface_{frame:05}.ply`: binary little-endian PLY, element `vertex` (float x y z, uchar red
+//! green blue as 8-bit sRGB, float vx vy vz) and element `face` (list uchar uint
+//! vertex_indices, triangles counter-clockwise seen from outside). Written atomically; reading
+//! checks everything and names the file in every error.
+//!
+//! Normals are not written: they are the area-weighted normals of the file's own triangles,
+//! which the reader recomputes and Blender's smooth shading reproduces (corner-angle weights;
+//! `examples/cache_size.rs` measures the difference), and they were a quarter of the file.
+//! Caches written before (float colours and nx ny nz, 48 bytes a vertex against 27) read as
+//! they did: their normals are used, float colours are linear.
 
 use std::path::Path;
 
@@ -13,39 +19,64 @@ use ply_rs_bw::ply::{
 };
 use ply_rs_bw::writer::Writer;
 
-use super::SurfaceMesh;
+use super::{smooth, srgb, SurfaceMesh};
 use crate::atomic_file::write_atomically_with;
 use crate::error::{GloopError, Result};
 
+/// Every vertex property read, in `VertexRecord` order (the writer leaves out the normals).
 const VERTEX_PROPERTIES: [&str; 12] = [
     "x", "y", "z", "nx", "ny", "nz", "red", "green", "blue", "vx", "vy", "vz",
 ];
+const WRITTEN: [(&str, ScalarType); 9] = [
+    ("x", ScalarType::Float),
+    ("y", ScalarType::Float),
+    ("z", ScalarType::Float),
+    ("red", ScalarType::UChar),
+    ("green", ScalarType::UChar),
+    ("blue", ScalarType::UChar),
+    ("vx", ScalarType::Float),
+    ("vy", ScalarType::Float),
+    ("vz", ScalarType::Float),
+];
+const NORMAL: usize = 3;
+const COLOUR: usize = 6;
 
-/// One vertex record in file order (the 12 floats of `VERTEX_PROPERTIES`).
+/// One vertex: the 12 values of `VERTEX_PROPERTIES` (colours linear), and whether the file had
+/// normals.
 #[derive(Clone, Copy, Default)]
-struct VertexRecord([f32; 12]);
+struct VertexRecord {
+    values: [f32; 12],
+    has_normal: bool,
+}
 
 impl PropertyAccess for VertexRecord {
     fn new() -> Self {
         VertexRecord::default()
     }
     fn set_property(&mut self, name: &str, property: Property) -> PropertyAccessResult {
-        match (
-            VERTEX_PROPERTIES.iter().position(|&p| p == name),
-            property.to_f32_lossy(),
-        ) {
-            (Some(k), Some(v)) => {
-                self.0[k] = v;
-                PropertyAccessResult::Set
-            }
-            _ => PropertyAccessResult::Ignored,
-        }
+        let Some(k) = VERTEX_PROPERTIES.iter().position(|&p| p == name) else {
+            return PropertyAccessResult::Ignored;
+        };
+        let value = match property {
+            // Integer colours are sRGB codes (this writer's and every PLY tool's convention).
+            Property::UChar(code) if (COLOUR..COLOUR + 3).contains(&k) => srgb::decode(code),
+            other => match other.to_f32_lossy() {
+                Some(v) => v,
+                None => return PropertyAccessResult::Ignored,
+            },
+        };
+        self.values[k] = value;
+        self.has_normal |= (NORMAL..NORMAL + 3).contains(&k);
+        PropertyAccessResult::Set
     }
     fn get_float(&self, name: &str) -> Option<f32> {
         VERTEX_PROPERTIES
             .iter()
             .position(|&p| p == name)
-            .map(|k| self.0[k])
+            .map(|k| self.values[k])
+    }
+    fn get_uchar(&self, name: &str) -> Option<u8> {
+        self.get_float(name).map(srgb::encode)
     }
 }
 
@@ -78,10 +109,10 @@ fn header(mesh: &SurfaceMesh) -> Header {
     header.encoding = Encoding::BinaryLittleEndian;
     header.comments.push("gloop surface".to_string());
     let mut vertex = ElementDef::new("vertex".to_string());
-    for name in VERTEX_PROPERTIES {
+    for (name, scalar) in WRITTEN {
         vertex.properties.add(PropertyDef::new(
             name.to_string(),
-            PropertyType::Scalar(ScalarType::Float),
+            PropertyType::Scalar(scalar),
         ));
     }
     vertex.count = mesh.positions.len();
@@ -99,7 +130,7 @@ fn header(mesh: &SurfaceMesh) -> Header {
 /// Writes `mesh` to `path` (through a temporary file and a rename).
 pub fn write_surface_ply(path: &Path, mesh: &SurfaceMesh) -> Result<()> {
     let n = mesh.positions.len();
-    if mesh.normals.len() != n || mesh.colours.len() != n || mesh.velocities.len() != n {
+    if mesh.colours.len() != n || mesh.velocities.len() != n {
         return Err(GloopError::file(
             path,
             "surface mesh attribute arrays differ in length",
@@ -107,15 +138,13 @@ pub fn write_surface_ply(path: &Path, mesh: &SurfaceMesh) -> Result<()> {
     }
     let vertices: Vec<VertexRecord> = (0..n)
         .map(|i| {
-            let (p, nrm, c, v) = (
-                mesh.positions[i],
-                mesh.normals[i],
-                mesh.colours[i],
-                mesh.velocities[i],
-            );
-            VertexRecord([
-                p.x, p.y, p.z, nrm.x, nrm.y, nrm.z, c[0], c[1], c[2], v.x, v.y, v.z,
-            ])
+            let (p, c, v) = (mesh.positions[i], mesh.colours[i], mesh.velocities[i]);
+            VertexRecord {
+                values: [
+                    p.x, p.y, p.z, 0.0, 0.0, 0.0, c[0], c[1], c[2], v.x, v.y, v.z,
+                ],
+                has_normal: false,
+            }
         })
         .collect();
     let faces: Vec<FaceRecord> = mesh
@@ -140,8 +169,10 @@ pub fn write_surface_ply(path: &Path, mesh: &SurfaceMesh) -> Result<()> {
     })
 }
 
-/// Reads a surface PLY written by [`write_surface_ply`] (or any PLY with at least x y z and
-/// triangle faces; missing attributes read as zero). Errors name the file.
+/// Reads a surface PLY written by [`write_surface_ply`], today's or an older one (or any PLY
+/// with at least x y z and triangle faces; missing colours and velocities read as zero, missing
+/// normals are the triangles' area-weighted ones, as the mesher makes them). Errors name the
+/// file.
 pub fn read_surface_ply(path: &Path) -> Result<SurfaceMesh> {
     let bad = |message: String| GloopError::file(path, message);
     let file = std::fs::File::open(path).map_err(|e| GloopError::io(path, e))?;
@@ -184,11 +215,21 @@ pub fn read_surface_ply(path: &Path) -> Result<SurfaceMesh> {
             _ => return Err(bad(format!("face {f} is not a triangle"))),
         }
     }
-    let v3 = |r: &VertexRecord, k: usize| Vec3::new(r.0[k], r.0[k + 1], r.0[k + 2]);
+    let v3 = |r: &VertexRecord, k: usize| Vec3::from_slice(&r.values[k..k + 3]);
+    let positions: Vec<Vec3> = vertices.iter().map(|r| v3(r, 0)).collect();
+    let normals = if vertices.first().is_some_and(|r| r.has_normal) {
+        vertices.iter().map(|r| v3(r, NORMAL)).collect()
+    } else {
+        let adjacency = smooth::Adjacency::new(positions.len(), &triangles);
+        smooth::vertex_normals(&positions, &triangles, &adjacency)
+    };
     Ok(SurfaceMesh {
-        positions: vertices.iter().map(|r| v3(r, 0)).collect(),
-        normals: vertices.iter().map(|r| v3(r, 3)).collect(),
-        colours: vertices.iter().map(|r| [r.0[6], r.0[7], r.0[8]]).collect(),
+        positions,
+        normals,
+        colours: vertices
+            .iter()
+            .map(|r| [r.values[COLOUR], r.values[COLOUR + 1], r.values[COLOUR + 2]])
+            .collect(),
         velocities: vertices.iter().map(|r| v3(r, 9)).collect(),
         triangles,
     })

@@ -89,17 +89,30 @@ pub fn components(vertex_count: usize, triangles: &[[u32; 3]]) -> usize {
         .count()
 }
 
-/// RMS of (|x - centre| - radius) over the vertices, and RMS angle (degrees) between the vertex
-/// normals and the radial direction.
+/// RMS of (|x - centre| - radius) over the surface, and RMS angle (degrees) between the shading
+/// normal (the vertex normals interpolated) and the radial direction, both weighted by area.
+///
+/// Each triangle is sampled at its edge midpoints, a third of its area each (exact for
+/// quadratics). Sampling only the vertices would weigh a few large triangles as little as
+/// a few small ones: once decimation makes sizes differ, it reads the kept vertices, not the
+/// surface between them.
 pub fn sphere_deviation(mesh: &SurfaceMesh, centre: Vec3, radius: f32) -> (f64, f64) {
-    let n = mesh.positions.len().max(1) as f64;
-    let mut radial = 0.0f64;
-    let mut angle = 0.0f64;
-    for (x, normal) in mesh.positions.iter().zip(&mesh.normals) {
-        let d = *x - centre;
-        radial += ((d.length() - radius) as f64).powi(2);
-        let cos = d.normalize_or_zero().dot(*normal).clamp(-1.0, 1.0) as f64;
-        angle += cos.acos().to_degrees().powi(2);
+    let (mut area, mut radial, mut angle) = (0.0f64, 0.0f64, 0.0f64);
+    for t in &mesh.triangles {
+        let [a, b, c] = t.map(|v| v as usize);
+        let third = ((mesh.positions[b] - mesh.positions[a])
+            .cross(mesh.positions[c] - mesh.positions[a])
+            .length()
+            / 6.0) as f64;
+        for (i, j) in [(a, b), (b, c), (c, a)] {
+            let d = (mesh.positions[i] + mesh.positions[j]) / 2.0 - centre;
+            let normal = (mesh.normals[i] + mesh.normals[j]).normalize_or_zero();
+            let cos = d.normalize_or_zero().dot(normal).clamp(-1.0, 1.0) as f64;
+            radial += third * ((d.length() - radius) as f64).powi(2);
+            angle += third * cos.acos().to_degrees().powi(2);
+            area += third;
+        }
     }
-    ((radial / n).sqrt(), (angle / n).sqrt())
+    let area = area.max(f64::MIN_POSITIVE);
+    ((radial / area).sqrt(), (angle / area).sqrt())
 }

@@ -283,7 +283,7 @@ pub fn measure(
             continue;
         }
         let shape = frame_shape(positions, radius);
-        if (frames - 1 - frame) % (MESH_EVERY * fps).round() as usize == 0 {
+        if (frames - 1 - frame).is_multiple_of((MESH_EVERY * fps).round() as usize) {
             figures.rope_meshes += 1;
             match rope_mesh_shape(positions, radius, &shape) {
                 Some(rope) => {

@@ -89,6 +89,57 @@ def write_surface(path, positions, triangles, normals, colours, velocities):
         f.write(faces.tobytes())
 
 
+SLIM_SURFACE_VERTEX_DTYPE = np.dtype(
+    [
+        ("x", "<f4"),
+        ("y", "<f4"),
+        ("z", "<f4"),
+        ("red", "u1"),
+        ("green", "u1"),
+        ("blue", "u1"),
+        ("vx", "<f4"),
+        ("vy", "<f4"),
+        ("vz", "<f4"),
+    ]
+)
+
+
+def srgb_codes(linear):
+    """Linear 0..1 colours as 8-bit sRGB codes (what Gloop writes since issue 33)."""
+    c = np.clip(np.asarray(linear, dtype=np.float64), 0.0, 1.0)
+    s = np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055)
+    return np.round(s * 255).astype(np.uint8)
+
+
+def write_slim_surface(path, positions, triangles, colours, velocities):
+    """A surface file as Gloop writes them since issue 33: no normals, colours as sRGB bytes."""
+    n = len(positions)
+    rec = np.zeros(n, dtype=SLIM_SURFACE_VERTEX_DTYPE)
+    codes = srgb_codes(colours)
+    for k, name in enumerate("xyz"):
+        rec[name] = positions[:, k]
+        rec["v" + name] = velocities[:, k]
+    for k, name in enumerate(("red", "green", "blue")):
+        rec[name] = codes[:, k]
+    faces = np.zeros(len(triangles), dtype=FACE_DTYPE)
+    faces["n"] = 3
+    faces["i"] = triangles
+    header = (
+        "ply\nformat binary_little_endian 1.0\n"
+        f"element vertex {n}\n"
+        "property float x\nproperty float y\nproperty float z\n"
+        "property uchar red\nproperty uchar green\nproperty uchar blue\n"
+        "property float vx\nproperty float vy\nproperty float vz\n"
+        f"element face {len(triangles)}\n"
+        "property list uchar uint vertex_indices\n"
+        "end_header\n"
+    )
+    with open(path, "wb") as f:
+        f.write(header.encode("ascii"))
+        f.write(rec.tobytes())
+        f.write(faces.tobytes())
+
+
 def uv_sphere(center, radius, rings, segments):
     """A closed UV sphere: (positions V×3, triangles T×3 counter-clockwise from outside,
     normals V×3)."""

@@ -39,6 +39,23 @@ def test_read_surface_returns_the_file_and_blender_style_edges(core, tmp_path):
     assert n - len(edges) + len(tris) == 2
 
 
+def test_read_surface_of_todays_files_decodes_srgb_colours_and_has_no_normals(core, tmp_path):
+    pos, tris, _ = plyfiles.uv_sphere((1.0, 2.0, 3.0), 0.5, 6, 8)
+    n = len(pos)
+    colours = np.tile(np.float32([0.8, 0.42, 0.05]), (n, 1))  # honey, linear
+    vel = np.tile(np.float32([0.0, 0.0, -1.5]), (n, 1))
+    path = str(tmp_path / "surface_00001.ply")
+    plyfiles.write_slim_surface(path, pos, tris, colours, vel)
+    data = core.read_surface(path)
+    assert data["vertex_count"] == n and data["normal"] is None
+    assert np.array_equal(np.frombuffer(data["position"], "<f4").reshape(-1, 3), pos)
+    assert np.array_equal(np.frombuffer(data["velocity"], "<f4").reshape(-1, 3), vel)
+    # Linear again, within the 8-bit rounding (2% of the value in the dark blue).
+    got = np.frombuffer(data["colour"], "<f4").reshape(-1, 3)
+    assert np.allclose(got, colours, rtol=0.02, atol=0)
+    assert np.array_equal(np.frombuffer(data["triangles"], "<i4").reshape(-1, 3), tris)
+
+
 def test_read_particles_and_frame_comment(core, tmp_path):
     rng = np.random.default_rng(3)
     pos = rng.normal(size=(64, 3)).astype(np.float32)

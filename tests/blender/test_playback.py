@@ -205,3 +205,36 @@ def test_prefetched_frames_rewritten_on_disk_are_read_again(addon, cached_scene,
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
     scene.frame_set(2)
     assert vertices(liquid)[:, 2].mean() == pytest.approx(5.0, abs=1e-3)
+
+
+def test_todays_surface_files_shade_smooth_without_stored_normals(addon, empty_scene):
+    """Since issue 33 surface files carry no normals: Blender's own smooth shading of the
+    triangles must give the sphere's normals, and the sRGB colours must come back linear."""
+    scene = empty_scene
+    cache_dir = bpy.path.abspath(scene.gloop.cache_dir)
+    os.makedirs(cache_dir)
+    centre = np.float32([0.0, 0.0, 1.0])
+    pos, tris, radial = plyfiles.uv_sphere(centre, 0.3, 24, 48)
+    n = len(pos)
+    plyfiles.write_slim_surface(
+        os.path.join(cache_dir, "surface_00001.ply"),
+        pos,
+        tris,
+        np.tile(AMBER, (n, 1)),
+        np.zeros((n, 3)),
+    )
+    liquid = addon.playback.ensure_liquid_object(scene)
+    scene.frame_set(1)
+    mesh = liquid.data
+    assert len(mesh.polygons) == len(tris) and not mesh.has_custom_normals
+    smooth = np.empty(len(mesh.polygons), dtype=bool)
+    mesh.polygons.foreach_get("use_smooth", smooth)
+    assert smooth.all()
+    normals = np.empty(n * 3, dtype=np.float32)
+    mesh.vertex_normals.foreach_get("vector", normals)
+    cos = np.einsum("ij,ij->i", normals.reshape(-1, 3), radial)
+    assert np.degrees(np.arccos(np.clip(cos, -1, 1))).max() < 2.0
+    colour = np.empty(n * 4, dtype=np.float32)
+    mesh.attributes["gloop_colour"].data.foreach_get("color", colour)
+    assert np.allclose(colour.reshape(-1, 4)[:, :3], AMBER, rtol=0.02, atol=0)
+    assert not mesh.validate(verbose=False)

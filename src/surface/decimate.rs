@@ -1,0 +1,546 @@
+//! Decimation of the smoothed surface: quadric-error edge collapses (Garland & Heckbert 1997,
+//! as implemented by meshoptimizer) down to a distance bound tied to the particle radius.
+//!
+//! Why: marching cubes at half a radius puts ~40 triangles on every particle of the surface,
+//! most of them on coats and puddles that are flat at that scale. Collapsing edges while the
+//! quadric error stays below a fraction of r removes most triangles there and keeps them on
+//! threads and drops, whose curvature makes every collapse costly.
+//!
+//! The surface is cut into cubes of `Bounds::chunk` (by triangle centroid), each decimated
+//! alone, in parallel, with the vertices it shares with other cubes locked, so the cubes still
+//! fit together; the results are joined in cube order, so the output is the same bits at any
+//! thread count (meshoptimizer itself is serial and deterministic). A second pass with the
+//! cubes offset by half a cube decimates the seams the first had to keep. Each pass keeps within
+//! half the distance bound of its input, so the whole is within the bound (the Hausdorff
+//! distance obeys the triangle inequality).
+//!
+//! Every cube's result is checked, because meshoptimizer's guarantees are not ours:
+//! - it rejects collapses that flip triangles but does not check the link condition, so where
+//!   a thread or a neck is a few triangles across a collapse can pinch the surface into an
+//!   edge of four triangles. A cube whose open or doubled edges are not exactly those it had
+//!   gets the vertices around the new ones locked and is decimated again, with a growing
+//!   locked zone; two cubes that each join the same two seam vertices are put back as they were;
+//! - its error is a quadric (distance to the planes of the removed triangles), which can
+//!   underestimate the real distance on thin, curved parts: where a sample (vertex or
+//!   centroid) of the cube before or after is farther than the bound from the other, the
+//!   vertices around it are locked and the cube decimated again.
+//!
+//! A cube that does not pass within [`ATTEMPTS`] is kept as it was. Vertices where the colour
+//! changes (paints meeting) are kept. The marching-cubes surface itself is not always closed
+//! (on the honey-drop demo, a few edges of four triangles where the liquid folds onto itself):
+//! its defects stay as they were, nothing new is opened. Specks that smoothing shrank to a
+//! point are dropped first.
+
+use glam::Vec3;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use super::hausdorff::far_samples;
+
+/// Decimation attempts per cube before it is kept as it was.
+const ATTEMPTS: usize = 4;
+
+/// Connected pieces smaller than this fraction of the distance bound are dropped (see
+/// [`without_collapsed_pieces`]).
+const COLLAPSED: f32 = 0.05;
+
+/// The change of a colour channel (linear, 0 to 1) between neighbouring vertices above which
+/// both are kept.
+const COLOUR_STEP: f32 = 0.02;
+
+/// How far decimation may go, in world units.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    /// meshoptimizer's absolute error limit (0 = no decimation).
+    pub max_error: f32,
+    /// The sampled symmetric Hausdorff distance a decimated part may be from what it was.
+    pub max_distance: f32,
+    /// Around a new defect, the vertices this close are locked on the next attempt (doubling).
+    pub lock_radius: f32,
+    /// Side of the cubes the surface is decimated in.
+    pub chunk: f32,
+}
+
+/// A decimated mesh: the kept vertices (their indices in the mesh decimated, in order) and the
+/// triangles over them (indices into `kept`).
+pub struct Decimated {
+    pub kept: Vec<u32>,
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// Decimates the surface within `bounds` (see the module's notes); `colours` per vertex.
+pub fn decimate(
+    positions: &[Vec3],
+    colours: &[[f32; 3]],
+    triangles: &[[u32; 3]],
+    bounds: &Bounds,
+) -> Decimated {
+    let mut kept = without_collapsed_pieces(positions, triangles, COLLAPSED * bounds.max_distance);
+    if bounds.max_error > 0.0 {
+        // Two passes, the second's cubes offset by half a cube, so the seams the first had to
+        // keep are decimated by the second. Each pass keeps within half the distance bound of
+        // what it was given, so the result is within the bound of the marching-cubes surface
+        // (the Hausdorff distance obeys the triangle inequality).
+        let half = Bounds {
+            max_distance: bounds.max_distance / 2.0,
+            ..*bounds
+        };
+        for offset in [0.0, 0.5 * bounds.chunk] {
+            kept = simplify_in_chunks(positions, colours, &kept, &half, offset);
+        }
+    }
+
+    // Keep the vertices still used, numbered in their original order.
+    let mut new_index = vec![u32::MAX; positions.len()];
+    for &v in kept.iter().flatten() {
+        new_index[v as usize] = 0;
+    }
+    let mut out = Decimated {
+        kept: vec![],
+        triangles: vec![],
+    };
+    for (v, n) in new_index.iter_mut().enumerate() {
+        if *n == 0 {
+            *n = out.kept.len() as u32;
+            out.kept.push(v as u32);
+        }
+    }
+    out.triangles = kept
+        .into_iter()
+        .map(|t| t.map(|v| new_index[v as usize]))
+        .collect();
+    out
+}
+
+/// The triangles cut into cubes (by centroid, the grid shifted by `offset`), each decimated with
+/// the vertices it shares with another cube locked, joined in cube order; a cube that does not
+/// pass is kept as it was.
+fn simplify_in_chunks(
+    positions: &[Vec3],
+    colours: &[[f32; 3]],
+    triangles: &[[u32; 3]],
+    bounds: &Bounds,
+    offset: f32,
+) -> Vec<[u32; 3]> {
+    let cube = |t: &[u32; 3]| {
+        let centroid = t.iter().map(|&v| positions[v as usize]).sum::<Vec3>() / 3.0;
+        let [x, y, z] = ((centroid + offset) / bounds.chunk)
+            .floor()
+            .as_ivec3()
+            .to_array();
+        (z, y, x)
+    };
+    let mut keyed: Vec<((i32, i32, i32), [u32; 3])> =
+        triangles.iter().map(|t| (cube(t), *t)).collect();
+    keyed.sort_by_key(|k| k.0);
+    let chunks: Vec<Vec<[u32; 3]>> = keyed
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|c| c.iter().map(|k| k.1).collect())
+        .collect();
+    // Vertices used by more than one cube: locked, so neighbouring cubes still meet.
+    let mut owner: FxHashMap<u32, usize> = FxHashMap::default();
+    let mut shared: Vec<u32> = vec![];
+    for (c, chunk) in chunks.iter().enumerate() {
+        for &v in chunk.iter().flatten() {
+            if *owner.entry(v).or_insert(c) != c {
+                shared.push(v);
+            }
+        }
+    }
+    shared.sort_unstable();
+    shared.dedup();
+    let mut results: Vec<Vec<[u32; 3]>> = chunks
+        .par_iter()
+        .map(|chunk| {
+            simplify_part(positions, colours, chunk, &shared, bounds)
+                .unwrap_or_else(|| chunk.clone())
+        })
+        .collect();
+    // Each cube kept its cut, but two neighbours can each join the same two cut vertices by a
+    // new edge, which together is an edge of four triangles. A cube with a vertex on such an
+    // edge is put back as it was (its cut is as it was, so it fits its neighbours), until the
+    // whole has no open or doubled edge it did not have.
+    let open_before = unpaired_edges(triangles);
+    loop {
+        let joined = results.concat();
+        let mut new: Vec<u32> = unpaired_edges(&joined)
+            .into_iter()
+            .filter(|e| open_before.binary_search(e).is_err())
+            .flat_map(|(a, b)| [a, b])
+            .collect();
+        new.sort_unstable();
+        let mut reverted = false;
+        for (result, chunk) in results.iter_mut().zip(&chunks) {
+            let touches = result
+                .iter()
+                .flatten()
+                .any(|v| new.binary_search(v).is_ok());
+            if touches && result != chunk {
+                result.clone_from(chunk);
+                reverted = true;
+            }
+        }
+        if !reverted {
+            return joined;
+        }
+    }
+}
+
+/// A cube's triangles simplified by meshoptimizer (vertices only removed, never moved: a kept
+/// vertex stays on the smoothed surface), `locked` (sorted) kept, or `None` if no attempt
+/// passed the checks.
+fn simplify_part(
+    positions: &[Vec3],
+    colours: &[[f32; 3]],
+    triangles: &[[u32; 3]],
+    locked: &[u32],
+    bounds: &Bounds,
+) -> Option<Vec<[u32; 3]>> {
+    // The part's vertices, renumbered densely in increasing order (so meshoptimizer sees a
+    // small vertex buffer and the numbering does not depend on the rest of the mesh).
+    let mut used: Vec<u32> = triangles.iter().flatten().copied().collect();
+    used.sort_unstable();
+    used.dedup();
+    let local = |v: u32| used.binary_search(&v).expect("a used vertex") as u32;
+    let indices: Vec<u32> = triangles.iter().flatten().map(|&v| local(v)).collect();
+    let before = indices_as_triangles(&indices);
+    let xyz: Vec<Vec3> = used.iter().map(|&v| positions[v as usize]).collect();
+    let flat: Vec<[f32; 3]> = xyz.iter().map(|p| p.to_array()).collect();
+    let adapter = meshopt::VertexDataAdapter::new(meshopt::typed_to_bytes(&flat), 12, 0)
+        .expect("a tightly packed position buffer");
+    let mut lock: Vec<bool> = used
+        .iter()
+        .map(|v| locked.binary_search(v).is_ok())
+        .collect();
+    let open_before = unpaired_edges(&before);
+    let mut radius = bounds.lock_radius;
+    // Where paints meet, the vertices that carry the blend stay: a vertex whose colour differs
+    // from a neighbour's by more than COLOUR_STEP in a channel is locked.
+    for t in &before {
+        for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+            let (ca, cb) = (
+                colours[used[a as usize] as usize],
+                colours[used[b as usize] as usize],
+            );
+            if (0..3).any(|k| (ca[k] - cb[k]).abs() > COLOUR_STEP) {
+                lock[a as usize] = true;
+                lock[b as usize] = true;
+            }
+        }
+    }
+    // Edges that were open before (a cube's cut, or a defect of marching cubes) stay as they
+    // were: their own vertices are locked, nothing around them.
+    for &(a, b) in &open_before {
+        lock[a as usize] = true;
+        lock[b as usize] = true;
+    }
+    for _ in 0..ATTEMPTS {
+        let simplified = meshopt::simplify_with_locks(
+            &indices,
+            &adapter,
+            &lock,
+            0,
+            bounds.max_error,
+            meshopt::SimplifyOptions::ErrorAbsolute,
+            None,
+        );
+        let out = indices_as_triangles(&simplified);
+        let open_after = unpaired_edges(&out);
+        if open_after != open_before || out.is_empty() {
+            let new: Vec<u32> = open_after
+                .iter()
+                .filter(|e| open_before.binary_search(e).is_err())
+                .flat_map(|&(a, b)| [a, b])
+                .collect();
+            lock_near(&xyz, &new, radius, &mut lock);
+            radius *= 2.0;
+            continue;
+        }
+        let limit = bounds.max_distance;
+        let mut far = far_samples((&xyz, &before), (&xyz, &out), limit);
+        far.extend(far_samples((&xyz, &out), (&xyz, &before), limit));
+        if !far.is_empty() {
+            // Only where it went too far: the rest keeps its decimation.
+            lock_near_points(&xyz, &far, radius, &mut lock);
+            radius *= 2.0;
+            continue;
+        }
+        return Some(out.iter().map(|t| t.map(|v| used[v as usize])).collect());
+    }
+    None
+}
+
+/// The triangles without the connected pieces that fit in a box of side `size`: smoothing
+/// can shrink a speck of a few triangles to a point. Such a piece cannot be seen, but its
+/// triangles are degenerate, meshoptimizer merges its coincident vertices away, and its samples
+/// would then read as surface the decimation lost.
+fn without_collapsed_pieces(
+    positions: &[Vec3],
+    triangles: &[[u32; 3]],
+    size: f32,
+) -> Vec<[u32; 3]> {
+    let mut parent: Vec<u32> = (0..positions.len() as u32).collect();
+    fn root(parent: &mut [u32], mut v: u32) -> u32 {
+        while parent[v as usize] != v {
+            parent[v as usize] = parent[parent[v as usize] as usize];
+            v = parent[v as usize];
+        }
+        v
+    }
+    for t in triangles {
+        let a = root(&mut parent, t[0]);
+        for &v in &t[1..] {
+            let b = root(&mut parent, v);
+            parent[b as usize] = a;
+        }
+    }
+    let mut lo = vec![Vec3::INFINITY; positions.len()];
+    let mut hi = vec![Vec3::NEG_INFINITY; positions.len()];
+    for v in triangles.iter().flatten() {
+        let piece = root(&mut parent, *v) as usize;
+        lo[piece] = lo[piece].min(positions[*v as usize]);
+        hi[piece] = hi[piece].max(positions[*v as usize]);
+    }
+    triangles
+        .iter()
+        .filter(|t| {
+            let piece = root(&mut parent, t[0]) as usize;
+            (hi[piece] - lo[piece]).max_element() > size
+        })
+        .copied()
+        .collect()
+}
+
+fn indices_as_triangles(indices: &[u32]) -> Vec<[u32; 3]> {
+    indices
+        .chunks_exact(3)
+        .map(|t| [t[0], t[1], t[2]])
+        .collect()
+}
+
+/// Locks every vertex within `radius` of one of the `centres` (vertex indices).
+fn lock_near(xyz: &[Vec3], centres: &[u32], radius: f32, locked: &mut [bool]) {
+    let points: Vec<Vec3> = centres.iter().map(|&c| xyz[c as usize]).collect();
+    lock_near_points(xyz, &points, radius, locked);
+}
+
+/// Locks every vertex within `radius` of one of the `points`.
+fn lock_near_points(xyz: &[Vec3], points: &[Vec3], radius: f32, locked: &mut [bool]) {
+    if points.is_empty() {
+        return;
+    }
+    let key = |p: Vec3| (p / radius).floor().as_ivec3().to_array();
+    let mut cells: FxHashMap<[i32; 3], Vec<Vec3>> = FxHashMap::default();
+    for &c in points {
+        cells.entry(key(c)).or_default().push(c);
+    }
+    for (p, lock) in xyz.iter().zip(locked.iter_mut()) {
+        let [x, y, z] = key(*p);
+        let near = (0..27).any(|k| {
+            let cell = [x + k % 3 - 1, y + k / 3 % 3 - 1, z + k / 9 - 1];
+            cells.get(&cell).is_some_and(|list| {
+                list.iter()
+                    .any(|c| c.distance_squared(*p) <= radius * radius)
+            })
+        });
+        *lock |= near;
+    }
+}
+
+/// The directed edges that are used twice or whose reverse is missing (sorted, without
+/// repeats): none iff the triangles close up into edge-manifold, consistently wound surfaces.
+fn unpaired_edges(triangles: &[[u32; 3]]) -> Vec<(u32, u32)> {
+    let mut directed: Vec<(u32, u32)> = triangles
+        .iter()
+        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+        .collect();
+    directed.sort_unstable();
+    let mut bad: Vec<(u32, u32)> = directed
+        .iter()
+        .enumerate()
+        .filter(|&(k, &(a, b))| {
+            (k > 0 && directed[k - 1] == (a, b))
+                || directed.get(k + 1) == Some(&(a, b))
+                || directed.binary_search(&(b, a)).is_err()
+        })
+        .map(|(_, &e)| e)
+        .collect();
+    bad.dedup();
+    bad
+}
+
+/// The vertices of [`unpaired_edges`] (sorted, without repeats).
+#[cfg(test)]
+fn unpaired_edge_vertices(triangles: &[[u32; 3]]) -> Vec<u32> {
+    let mut v: Vec<u32> = unpaired_edges(triangles)
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+#[cfg(test)]
+fn is_closed_oriented(triangles: &[[u32; 3]]) -> bool {
+    !triangles.is_empty() && unpaired_edges(triangles).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bounds(max_error: f32) -> Bounds {
+        Bounds {
+            max_error,
+            max_distance: 0.01,
+            lock_radius: 0.3,
+            // Larger than the test shapes: decimated whole, as the mesher's cubes of 16 r
+            // decimate a drop.
+            chunk: 4.0,
+        }
+    }
+
+    /// A closed box of `n`×`n` squares per face (two triangles each), side 1, wound outwards.
+    fn flat_box(n: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+        boxes(n, &[[0, 0, 0]])
+    }
+
+    /// Such boxes at the given offsets (in sides), sharing the vertices where they touch.
+    fn boxes(n: u32, offsets: &[[u32; 3]]) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+        let mut positions = vec![];
+        let mut triangles = vec![];
+        let mut index = std::collections::HashMap::new();
+        let mut vertex = |p: [u32; 3], positions: &mut Vec<Vec3>| {
+            *index.entry(p).or_insert_with(|| {
+                positions.push(Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32) / n as f32);
+                positions.len() as u32 - 1
+            })
+        };
+        for (offset, axis) in offsets.iter().flat_map(|o| (0..3).map(move |a| (o, a))) {
+            for side in [0, n] {
+                for i in 0..n {
+                    for j in 0..n {
+                        let corner = |di: u32, dj: u32| {
+                            let mut p = [0; 3];
+                            p[axis] = side;
+                            p[(axis + 1) % 3] = i + di;
+                            p[(axis + 2) % 3] = j + dj;
+                            std::array::from_fn(|a| p[a] + offset[a] * n)
+                        };
+                        let q = [corner(0, 0), corner(1, 0), corner(1, 1), corner(0, 1)]
+                            .map(|p| vertex(p, &mut positions));
+                        let (a, b) = if side == n {
+                            ([0, 1, 2], [0, 2, 3])
+                        } else {
+                            ([0, 2, 1], [0, 3, 2])
+                        };
+                        triangles.push(a.map(|k| q[k]));
+                        triangles.push(b.map(|k| q[k]));
+                    }
+                }
+            }
+        }
+        (positions, triangles)
+    }
+
+    #[test]
+    fn flat_faces_lose_most_triangles_and_stay_closed() {
+        let (positions, triangles) = flat_box(16);
+        assert!(is_closed_oriented(&triangles));
+        let grey = vec![[0.5; 3]; positions.len()];
+        let out = decimate(&positions, &grey, &triangles, &bounds(1e-3));
+        assert!(is_closed_oriented(&out.triangles));
+        assert!(
+            out.triangles.len() * 20 < triangles.len(),
+            "{}",
+            out.triangles.len()
+        );
+        // The corners are kept: no vertex is moved, and the box's extent is whole.
+        let max = out
+            .kept
+            .iter()
+            .fold(Vec3::ZERO, |m, &v| m.max(positions[v as usize]));
+        assert_eq!(max, Vec3::ONE);
+    }
+
+    #[test]
+    fn a_surface_that_was_not_closed_is_decimated_around_its_defect() {
+        // Two boxes touching along an edge: its 8 segments have four triangles each.
+        let (positions, triangles) = boxes(8, &[[0, 0, 0], [1, 1, 0]]);
+        let open = unpaired_edge_vertices(&triangles);
+        assert_eq!(open.len(), 9);
+        let grey = vec![[0.5; 3]; positions.len()];
+        let out = decimate(&positions, &grey, &triangles, &bounds(1e-3));
+        assert!(
+            out.triangles.len() * 4 < triangles.len(),
+            "{}",
+            out.triangles.len()
+        );
+        // The defect is still there as it was, and nothing else is open.
+        let open_after: Vec<Vec3> = unpaired_edge_vertices(&out.triangles)
+            .iter()
+            .map(|&v| positions[out.kept[v as usize] as usize])
+            .collect();
+        let open_before: Vec<Vec3> = open.iter().map(|&v| positions[v as usize]).collect();
+        assert_eq!(open_after, open_before);
+    }
+
+    #[test]
+    fn zero_error_and_separate_regions_are_kept_apart() {
+        let (mut positions, triangles) = flat_box(4);
+        let n = positions.len() as u32;
+        positions.extend(positions.clone().iter().map(|p| *p + Vec3::X * 3.0));
+        let mut all = triangles.clone();
+        all.extend(triangles.iter().map(|t| t.map(|v| v + n)));
+        let grey = vec![[0.5; 3]; positions.len()];
+        let same = decimate(&positions, &grey, &all, &bounds(0.0));
+        assert_eq!(same.triangles, all);
+        let out = decimate(&positions, &grey, &all, &bounds(1e-3));
+        assert!(is_closed_oriented(&out.triangles));
+        assert_eq!(
+            crate::surface::quality::components(out.kept.len(), &out.triangles),
+            2
+        );
+        assert!(out.kept.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn vertices_that_carry_a_colour_change_are_kept() {
+        // A flat box, red below x = 0.5 and blue above: the face decimates but the blend stays.
+        let (positions, triangles) = flat_box(16);
+        let colours: Vec<[f32; 3]> = positions
+            .iter()
+            .map(|p| {
+                let t = ((p.x - 0.5) * 8.0).clamp(-1.0, 1.0) * 0.5 + 0.5;
+                [1.0 - t, 0.0, t]
+            })
+            .collect();
+        let grey = vec![[0.5; 3]; positions.len()];
+        let plain = decimate(&positions, &grey, &triangles, &bounds(1e-3));
+        let painted = decimate(&positions, &colours, &triangles, &bounds(1e-3));
+        assert!(is_closed_oriented(&painted.triangles));
+        let blending = |out: &Decimated| {
+            out.kept
+                .iter()
+                .filter(|&&v| (0.4..0.6).contains(&positions[v as usize].x))
+                .count()
+        };
+        assert!(
+            blending(&painted) > 2 * blending(&plain) + 8,
+            "{} vertices in the blend, {} without colours",
+            blending(&painted),
+            blending(&plain)
+        );
+    }
+
+    #[test]
+    fn open_or_miswound_triangles_are_not_closed() {
+        let (_, mut triangles) = flat_box(2);
+        assert!(is_closed_oriented(&triangles));
+        triangles[0].swap(1, 2);
+        assert!(!is_closed_oriented(&triangles));
+        triangles.remove(0);
+        assert!(!is_closed_oriented(&triangles));
+    }
+}
