@@ -5,7 +5,7 @@ import bpy
 from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
-from . import emission, estimate, export, operators, render_settings, shading
+from . import emission, estimate, export, operators, render_settings, resolution, shading
 
 # User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
 LIQUID_PRESET_SUBDIR = "gloop/liquid"
@@ -103,7 +103,9 @@ class PHYSICS_PT_gloop_emitter(_PhysicsPanel, bpy.types.Panel):
         if s.emit_mode in {"SPEED", "FLOW_SPEED"}:
             layout.prop(s, "emit_speed")
         area = estimate.volume_and_area(context.object)[1]
-        derived = emission.resolve(s, area, context.scene.gloop.particle_radius)
+        scene = context.scene
+        radius = resolution.particle_radius(scene, export.gloop_objects(scene))
+        derived = emission.resolve(s, area, radius)
         col = layout.column(align=True)
         col.label(text=f"Nozzle {area * 1e6:.1f} mm²")
         if isinstance(derived, str):
@@ -113,7 +115,7 @@ class PHYSICS_PT_gloop_emitter(_PhysicsPanel, bpy.types.Panel):
             col.label(text=f"{flow / emission.ML:.2f} mL/s at {speed:.3f} m/s")
             col.label(text=f"{per_second:,.0f} particles/s")
         rope = emission.rope_radius(area)
-        if rope is not None and context.scene.gloop.particle_radius > rope * 1.001:
+        if rope is not None and radius > rope * 1.001:
             col = layout.column(align=True)
             col.label(text=f"Too coarse to pour a rope: r ≤ {rope * 1e3:.2f} mm", icon="ERROR")
             col.operator("gloop.match_pour_resolution")
@@ -155,7 +157,11 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         s = scene.gloop
         layout = self.layout
         layout.use_property_split = True
-        layout.prop(s, "particle_radius")
+        try:
+            automatic = resolution.automatic(export.gloop_objects(scene))
+        except (ValueError, ReferenceError):  # a mesh mid-edit, an object being removed
+            automatic = None
+        self._draw_resolution(layout, s, automatic if s.use_auto_radius else None)
         self._draw_estimate(layout, scene)
         layout.prop(s, "use_scene_frame_range")
         if not s.use_scene_frame_range:
@@ -179,6 +185,22 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         if s.playback_warning:
             layout.label(text=s.playback_warning, icon="ERROR")
         self._draw_look_warnings(layout, scene)
+
+    @staticmethod
+    def _draw_resolution(layout, s, automatic):
+        layout.prop(s, "use_auto_radius")
+        if automatic is None:
+            # Off, or nothing to derive a radius from yet: the radius set by hand is used.
+            layout.prop(s, "particle_radius")
+            return
+        col = layout.column(align=True)
+        split = col.split(factor=0.4, align=True)
+        split.alignment = "RIGHT"
+        split.label(text="Particle Radius")
+        split.label(text=f"{automatic.radius * 1e3:.2f} mm")
+        split = col.split(factor=0.4, align=True)
+        split.label(text="")
+        split.label(text=f"'{automatic.object_name}': {automatic.reason}")
 
     @staticmethod
     def _draw_estimate(layout, scene):
