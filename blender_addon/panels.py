@@ -5,7 +5,7 @@ import bpy
 from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
-from . import emission, estimate, export, operators, render_settings, resolution, shading
+from . import emission, estimate, export, operators, preflight, render_settings, resolution, shading
 
 # User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
 LIQUID_PRESET_SUBDIR = "gloop/liquid"
@@ -158,11 +158,12 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         layout = self.layout
         layout.use_property_split = True
         try:
-            automatic = resolution.automatic(export.gloop_objects(scene))
+            figures = preflight.preflight(scene)
         except (ValueError, ReferenceError):  # a mesh mid-edit, an object being removed
-            automatic = None
-        self._draw_resolution(layout, s, automatic if s.use_auto_radius else None)
-        self._draw_estimate(layout, scene)
+            figures = None
+        self._draw_resolution(layout, s, figures)
+        if figures is not None:
+            self._draw_estimate(layout, figures)
         layout.prop(s, "use_scene_frame_range")
         if not s.use_scene_frame_range:
             col = layout.column(align=True)
@@ -187,8 +188,9 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         self._draw_look_warnings(layout, scene)
 
     @staticmethod
-    def _draw_resolution(layout, s, automatic):
+    def _draw_resolution(layout, s, figures):
         layout.prop(s, "use_auto_radius")
+        automatic = figures.automatic if figures is not None else None
         if automatic is None:
             # Off, or nothing to derive a radius from yet: the radius set by hand is used.
             layout.prop(s, "particle_radius")
@@ -203,22 +205,20 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         split.label(text=f"'{automatic.object_name}': {automatic.reason}")
 
     @staticmethod
-    def _draw_estimate(layout, scene):
-        objects = export.gloop_objects(scene)
-        try:
-            liquid, solid, solver_bytes, cache_bytes = estimate.estimate(
-                scene, objects, export.frame_range(scene)
-            )
-        except (ValueError, ReferenceError):
-            return
+    def _draw_estimate(layout, figures):
         box = layout.box().column(align=True)
-        box.label(text=f"≈ {liquid:,} liquid + {solid:,} object particles")
+        box.label(text=f"≈ {figures.liquid:,} liquid + {figures.solid:,} object particles")
         box.label(
-            text=f"≈ {estimate.human_bytes(solver_bytes)} RAM, "
-            f"{estimate.human_bytes(cache_bytes)} cache per frame"
+            text=f"≈ {estimate.human_bytes(figures.solver_bytes)} RAM, "
+            f"{estimate.human_bytes(figures.cache_bytes)} cache per frame"
         )
-        if liquid + solid > scene.gloop.max_particles:
-            box.label(text="Above Max Particles: raise the radius", icon="ERROR")
+        if figures.problems:
+            # Red before Bake: each of these would make the bake fail.
+            col = layout.column(align=True)
+            col.alert = True
+            for problem in figures.problems:
+                for i, line in enumerate(preflight.wrap(problem)):
+                    col.label(text=line, icon="ERROR" if i == 0 else "BLANK1")
 
     @staticmethod
     def _draw_look_warnings(layout, scene):

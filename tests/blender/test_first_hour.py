@@ -1,7 +1,9 @@
-"""An artist's first hour (issue 34): a scene set up with everything at its defaults bakes."""
+"""An artist's first hour (issue 34): a scene set up with everything at its defaults bakes; the
+panel names, before Bake, whatever would make the bake fail."""
 
 import json
 import os
+import statistics
 import time
 
 import bpy
@@ -29,6 +31,10 @@ def wooden_plane(size=0.4, name="Board", **kwargs):
     return ob
 
 
+def problems(addon, scene):
+    return addon.preflight.preflight(scene).problems
+
+
 def test_the_default_sphere_over_a_plane_bakes_untouched(addon, empty_scene):
     import gloop_core  # installed by enabling the extension
 
@@ -36,10 +42,9 @@ def test_the_default_sphere_over_a_plane_bakes_untouched(addon, empty_scene):
     scene.frame_start, scene.frame_end = FRAMES
     honey_sphere()
     wooden_plane()
-    objects = addon.export.gloop_objects(scene)
-    automatic = addon.resolution.automatic(objects)
-    assert automatic.object_name == "Honey"
-    liquid, solid = addon.estimate.estimate(scene, objects, FRAMES)[:2]
+    figures = addon.preflight.preflight(scene)
+    assert figures.problems == []
+    assert figures.automatic.object_name == "Honey"
 
     started = time.monotonic()
     assert bpy.ops.gloop.bake() == {"FINISHED"}, scene.gloop.status_text
@@ -48,11 +53,11 @@ def test_the_default_sphere_over_a_plane_bakes_untouched(addon, empty_scene):
     cache = bpy.path.abspath(scene.gloop.cache_dir)
     with open(os.path.join(cache, "scene.json")) as f:
         radius = json.load(f)["settings"]["particle_radius"]
-    assert radius == pytest.approx(automatic.radius)
+    assert radius == pytest.approx(figures.radius)
     last = gloop_core.read_particles(os.path.join(cache, f"particles_{FRAMES[1]:05d}.ply"))
     print(
-        f"automatic radius {radius * 1e3:.3f} mm, estimated {liquid:,} liquid + "
-        f"{solid:,} object particles, baked {last['count']:,}, {took:.1f} s"
+        f"automatic radius {radius * 1e3:.3f} mm, estimated {figures.liquid:,} liquid + "
+        f"{figures.solid:,} object particles, baked {last['count']:,}, {took:.1f} s"
     )
     assert last["count"] >= 2000
     scene.frame_set(FRAMES[1])
@@ -85,3 +90,72 @@ def test_a_file_from_before_automatic_resolution_keeps_its_radius(addon, empty_s
     assert not scene.gloop.use_auto_radius
     objects = addon.export.gloop_objects(scene)
     assert addon.resolution.particle_radius(scene, objects) == pytest.approx(0.005)
+
+
+def test_a_liquid_too_small_for_the_radius_is_named_before_bake(addon, empty_scene):
+    import gloop_core  # installed by enabling the extension
+
+    scene = empty_scene
+    # Its centre sits between lattice layers (odd multiples of 2 cm): no point falls inside.
+    honey_sphere(location=(0.0, 0.0, 0.12))
+    wooden_plane()
+    scene.gloop.particle_radius = 0.02
+    found = problems(addon, scene)
+    assert len(found) == 1 and "'Honey'" in found[0] and "too small" in found[0], found
+    # The bake refuses it too, before a bake process starts, naming it.
+    with pytest.raises(RuntimeError, match="'Honey'.*too small"):
+        bpy.ops.gloop.bake()
+    assert not os.path.exists(os.path.join(bpy.path.abspath(scene.gloop.cache_dir), "bake.log"))
+    # Moved onto a lattice layer, four points fall inside: no complaint from either side.
+    bpy.data.objects["Honey"].location.z = 0.1
+    bpy.context.view_layer.update()  # as before a redraw: matrix_world follows the location
+    assert problems(addon, scene) == []
+    path = addon.export.export_scene(
+        scene, bpy.context.evaluated_depsgraph_get(), bpy.path.abspath(scene.gloop.cache_dir)
+    )
+    gloop_core.validate_scene(path)
+
+
+def test_an_open_liquid_mesh_is_named_before_bake(addon, empty_scene):
+    scene = empty_scene
+    bpy.ops.mesh.primitive_plane_add(size=0.2, location=(0.0, 0.0, 0.1))
+    sheet = bpy.context.object
+    sheet.name = "Open Sheet"
+    sheet.gloop.type = "LIQUID"
+    found = problems(addon, scene)
+    assert any("'Open Sheet'" in p and "open" in p for p in found), found
+
+
+def test_no_liquid_is_named_before_bake(addon, empty_scene):
+    scene = empty_scene
+    wooden_plane()
+    assert problems(addon, scene) == [
+        f"Scene '{scene.name}' has no liquid: mark an object as Liquid or Emitter"
+    ]
+
+
+def test_over_the_cap_names_the_object_that_needs_most(addon, empty_scene):
+    scene = empty_scene
+    honey_sphere()
+    wooden_plane(size=2.0)
+    scene.gloop.max_particles = 10_000
+    (found,) = problems(addon, scene)
+    assert "Automatic Resolution (set by 'Honey')" in found and "most in 'Board'" in found
+    assert "Max Particles (10,000)" in found
+
+
+def test_the_panel_figures_stay_cheap_with_a_100k_vertex_obstacle(addon, empty_scene):
+    scene = empty_scene
+    honey_sphere()
+    bpy.ops.mesh.primitive_grid_add(x_subdivisions=316, y_subdivisions=316, size=0.4)
+    grid = bpy.context.object
+    grid.gloop.type = "OBSTACLE"
+    assert len(grid.data.vertices) >= 100_000
+    addon.preflight.preflight(scene)  # the first draw measures the meshes
+    times = []
+    for _ in range(20):
+        started = time.perf_counter()
+        addon.preflight.preflight(scene)
+        times.append(time.perf_counter() - started)
+    print(f"panel figures: median {statistics.median(times) * 1e3:.2f} ms per redraw")
+    assert statistics.median(times) < 0.010
