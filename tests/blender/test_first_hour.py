@@ -1,5 +1,6 @@
 """An artist's first hour (issue 34): a scene set up with everything at its defaults bakes; the
-panel names, before Bake, whatever would make the bake fail."""
+panel names, before Bake, whatever would make the bake fail; a bake error says "failed"
+once."""
 
 import json
 import os
@@ -159,3 +160,19 @@ def test_the_panel_figures_stay_cheap_with_a_100k_vertex_obstacle(addon, empty_s
         times.append(time.perf_counter() - started)
     print(f"panel figures: median {statistics.median(times) * 1e3:.2f} ms per redraw")
     assert statistics.median(times) < 0.010
+
+
+def test_a_bake_error_is_said_once(addon, empty_scene):
+    scene = empty_scene
+    scene.frame_start, scene.frame_end = 1, 2
+    honey_sphere(radius=0.05)
+    scene.gloop.particle_radius = 0.01
+    assert bpy.ops.gloop.bake() == {"FINISHED"}
+    # A changed scene cannot resume the old bake: the bake process says so, and fails.
+    scene.gloop.substeps = 3
+    with pytest.raises(RuntimeError) as raised:
+        bpy.ops.gloop.bake_resume()
+    report = str(raised.value)
+    assert "Gloop bake failed: " in report and "cannot resume" in report, report
+    assert report.lower().count("failed") == 1, report
+    assert scene.gloop.status_text.lower().count("failed") == 1, scene.gloop.status_text
