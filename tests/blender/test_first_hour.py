@@ -1,6 +1,6 @@
 """An artist's first hour (issue 34): a scene set up with everything at its defaults bakes; the
-panel names, before Bake, whatever would make the bake fail; a bake error says "failed"
-once."""
+panel names, before Bake, whatever would make the bake fail; a bake error says "failed" once;
+emitters stay out of renders once baked."""
 
 import json
 import os
@@ -8,6 +8,7 @@ import statistics
 import time
 
 import bpy
+import harness
 import pytest
 
 # Only the timeline is shortened (Blender's default is 250 frames): the Gloop settings stay
@@ -176,3 +177,23 @@ def test_a_bake_error_is_said_once(addon, empty_scene):
     assert "Gloop bake failed: " in report and "cannot resume" in report, report
     assert report.lower().count("failed") == 1, report
     assert scene.gloop.status_text.lower().count("failed") == 1, scene.gloop.status_text
+
+
+def test_emitters_stay_out_of_renders_once_baked(addon, empty_scene, tmp_path):
+    scene = empty_scene
+    scene.frame_start, scene.frame_end = 1, 2
+    scene.gloop.particle_radius = 0.01
+    bpy.ops.mesh.primitive_cube_add(size=0.1)
+    nozzle = bpy.context.object
+    nozzle.name = "Nozzle"
+    nozzle.gloop.type = "EMITTER"
+    seen = {"camera_location": (0.0, -0.3, 0.0), "look_at": (0.0, 0.0, 0.0)}
+    shown = harness.render_coverage(scene, folder=tmp_path, resolution=(32, 32), **seen)
+    assert shown > 0.2  # the nozzle fills the middle of the frame
+
+    assert bpy.ops.gloop.bake() == {"FINISHED"}, scene.gloop.status_text
+    assert nozzle.hide_render and nozzle.display_type == "WIRE"
+    # Only the nozzle is looked at: the liquid it pours is not this test's subject.
+    scene.gloop.liquid_object.hide_render = True
+    hidden = harness.render_coverage(scene, folder=tmp_path, resolution=(32, 32), **seen)
+    assert hidden == 0.0
