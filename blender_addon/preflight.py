@@ -111,8 +111,17 @@ def _ray_x_crossings(tris, y, z):
     return np.where(hit, x, np.nan)
 
 
+def _shaped_by_modifiers(ob):
+    """Whether the bake will see another mesh than the object's own: the export takes the
+    evaluated mesh, and a Solidify can close a plane or an Array enlarge a drop."""
+    return any(m.show_viewport for m in ob.modifiers)
+
+
 def _liquid_problem(ob, radius):
-    """Why one Liquid object cannot be filled at `radius`, or None."""
+    """Why one Liquid object cannot be filled at `radius`, or None. Said only when certain:
+    of a mesh its modifiers reshape, the bake's own check (on the evaluated mesh) decides."""
+    if _shaped_by_modifiers(ob):
+        return None
     open_edges = open_edge_count(ob)
     if open_edges:
         return (

@@ -126,6 +126,9 @@ def test_an_open_liquid_mesh_is_named_before_bake(addon, empty_scene):
     sheet.gloop.type = "LIQUID"
     found = problems(addon, scene)
     assert any("'Open Sheet'" in p and "open" in p for p in found), found
+    # Solidified, the mesh the bake gets is closed: the panel leaves it to the bake to judge.
+    sheet.modifiers.new("Solidify", "SOLIDIFY")
+    assert problems(addon, scene) == []
 
 
 def test_no_liquid_is_named_before_bake(addon, empty_scene):
