@@ -26,9 +26,11 @@ except gloop_core.GloopError as e:
     print(f"gloop bake failed: {e}", file=sys.stderr)
     sys.exit(2)
 except BaseException as e:  # a Rust panic arrives as PanicException, a BaseException
-    print(f"gloop bake crashed: {type(e).__name__}: {e}", file=sys.stderr)
+    print(f"gloop bake failed: the solver crashed: {type(e).__name__}: {e}", file=sys.stderr)
     sys.exit(3)
 """
+# How the child starts the one line that says why it failed (`BakeJob.last_words`).
+CHILD_FAILURE_PREFIX = "gloop bake failed: "
 
 # Files a bake may create in its cache folder; "Free" deletes only these.
 CACHE_FILE_PREFIXES = ("particles_", "surface_")
@@ -137,13 +139,14 @@ class BakeJob:
         return "failed", f"bake process exited with code {code}; see {self.log_path}"
 
     def last_words(self):
-        """The child's own one-line account of a failure, if it gave one."""
+        """The child's own one-line account of a failure, if it gave one, without the
+        prefix that marks it: the caller says "failed" once, in its own words."""
         try:
             with open(self.log_path, encoding="utf-8", errors="replace") as f:
-                lines = [line.strip() for line in f if line.startswith("gloop bake ")]
+                lines = [line.strip() for line in f if line.startswith(CHILD_FAILURE_PREFIX)]
         except OSError:
             return ""
-        return lines[-1].removeprefix("gloop bake ") if lines else ""
+        return lines[-1].removeprefix(CHILD_FAILURE_PREFIX) if lines else ""
 
 
 def progress_text(status):

@@ -21,7 +21,8 @@ CACHE_BYTES_PER_PARTICLE = 42
 _cache = {}
 
 
-def _world_triangles(ob):
+def world_triangles(ob):
+    """The object's own mesh as world-space triangles, T×3×3."""
     mesh = ob.data
     verts = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
     mesh.vertices.foreach_get("co", verts)
@@ -33,27 +34,42 @@ def _world_triangles(ob):
     return verts[tris.reshape(-1, 3)]
 
 
-def volume_and_area(ob):
-    key = (
+def object_key(ob):
+    """What an object's cached figures depend on, cheap to compute on every redraw: a
+    figure is recomputed when its mesh is swapped or edited (vertex count) or it moves."""
+    return (
         ob.name,
         ob.data.name,
         len(ob.data.vertices),
         tuple(round(v, 6) for row in ob.matrix_world for v in row),
         ob.data.is_editmode,
     )
-    hit = _cache.get(ob.name)
+
+
+def cached(ob, what, compute):
+    """`compute(ob)`, remembered per object and `what` until `object_key(ob)` changes."""
+    key = object_key(ob)
+    hit = _cache.get((ob.name, what))
     if hit is not None and hit[0] == key:
         return hit[1]
-    t = _world_triangles(ob)
-    if len(t) == 0:
-        result = (0.0, 0.0)
-    else:
-        a, b, c = t[:, 0], t[:, 1], t[:, 2]
-        volume = abs(float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum()) / 6.0)
-        area = float(np.linalg.norm(np.cross(b - a, c - a), axis=1).sum()) / 2.0
-        result = (volume, area)
-    _cache[ob.name] = (key, result)
+    result = compute(ob)
+    _cache[(ob.name, what)] = (key, result)
     return result
+
+
+def _volume_and_area(ob):
+    t = world_triangles(ob)
+    if len(t) == 0:
+        return (0.0, 0.0)
+    a, b, c = t[:, 0], t[:, 1], t[:, 2]
+    volume = abs(float(np.einsum("ij,ij->i", a, np.cross(b, c)).sum()) / 6.0)
+    area = float(np.linalg.norm(np.cross(b - a, c - a), axis=1).sum()) / 2.0
+    return (volume, area)
+
+
+def volume_and_area(ob):
+    """(enclosed volume m³, surface area m²) of the object's own mesh in world space."""
+    return cached(ob, "volume_and_area", _volume_and_area)
 
 
 def rope_radius(ob):
@@ -62,26 +78,37 @@ def rope_radius(ob):
     return emission.rope_radius(volume_and_area(ob)[1])
 
 
-def estimate(scene, objects, frames):
-    """(liquid particles, object particles, solver bytes, cache bytes per frame)."""
-    r = scene.gloop.particle_radius
-    spacing = 2.0 * r
+def particles_of(ob, radius, fps, frames):
+    """(liquid, object) particles that one Gloop object makes at `radius` over `frames`."""
+    s = ob.gloop
+    spacing = 2.0 * radius
+    volume, area = volume_and_area(ob)
+    if s.type == "EMITTER":
+        emitting = max(0, min(s.emit_frame_end, frames[1]) - s.emit_frame_start)
+        derived = emission.resolve(s, area, radius)
+        per_second = 0.0 if isinstance(derived, str) else derived[2]
+        return int(np.ceil(per_second * emitting / fps)), 0
+    if s.type == "LIQUID":
+        return int(volume / spacing**3), 0
+    if s.type == "OBSTACLE":
+        return 0, int(area / spacing**2)
+    return 0, 0
+
+
+def estimate(scene, objects, frames, radius=None):
+    """(liquid particles, object particles, solver bytes, cache bytes per frame) at `radius`
+    (by default the radius the bake would use)."""
+    if radius is None:
+        from . import resolution  # resolution sizes objects with this module
+
+        radius = resolution.particle_radius(scene, objects)
     fps = scene.render.fps / scene.render.fps_base
     liquid = 0
     solid = 0
     for ob in objects:
-        s = ob.gloop
-        if s.type == "EMITTER":
-            emitting = max(0, min(s.emit_frame_end, frames[1]) - s.emit_frame_start)
-            derived = emission.resolve(s, volume_and_area(ob)[1], r)
-            per_second = 0.0 if isinstance(derived, str) else derived[2]
-            liquid += int(np.ceil(per_second * emitting / fps))
-            continue
-        volume, area = volume_and_area(ob)
-        if s.type == "LIQUID":
-            liquid += int(volume / spacing**3)
-        elif s.type == "OBSTACLE":
-            solid += int(area / spacing**2)
+        ob_liquid, ob_solid = particles_of(ob, radius, fps, frames)
+        liquid += ob_liquid
+        solid += ob_solid
     total = liquid + solid
     return (
         liquid,

@@ -12,7 +12,7 @@ import os
 
 import numpy as np
 
-from . import emission
+from . import emission, resolution
 
 SCENE_FORMAT_VERSION = 2
 # Relative tolerance when deciding whether an object moved or deformed between frames.
@@ -220,7 +220,7 @@ def build_scene(scene, depsgraph):
         "fps": fps,
         "frame_start": start,
         "frame_end": end,
-        "particle_radius": s.particle_radius,
+        "particle_radius": resolution.particle_radius(scene, objects),
         "substeps": s.substeps,
         "max_substeps": s.max_substeps,
         "moves": s.moves,

@@ -72,11 +72,11 @@ def _start(operator, context, resume):
 
 
 def _hide_liquid_sources(scene):
-    """A Liquid object only gives the liquid's starting shape: once baked, the Gloop Liquid
-    object shows the liquid, so the source is drawn as wire and left out of renders (as
-    Blender's own fluid flow objects usually are)."""
+    """A Liquid object only gives the liquid's starting shape, and an Emitter only where it
+    flows in: once baked, the Gloop Liquid object shows the liquid, so the sources are drawn
+    as wire and left out of renders (as Blender's own fluid flow objects usually are)."""
     for ob in export.gloop_objects(scene):
-        if ob.gloop.type == "LIQUID":
+        if ob.gloop.type in {"LIQUID", "EMITTER"}:
             ob.hide_render = True
             ob.display_type = "WIRE"
 

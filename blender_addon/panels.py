@@ -5,7 +5,7 @@ import bpy
 from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
-from . import emission, estimate, export, operators, render_settings, shading
+from . import emission, estimate, export, operators, preflight, render_settings, resolution, shading
 
 # User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
 LIQUID_PRESET_SUBDIR = "gloop/liquid"
@@ -103,7 +103,9 @@ class PHYSICS_PT_gloop_emitter(_PhysicsPanel, bpy.types.Panel):
         if s.emit_mode in {"SPEED", "FLOW_SPEED"}:
             layout.prop(s, "emit_speed")
         area = estimate.volume_and_area(context.object)[1]
-        derived = emission.resolve(s, area, context.scene.gloop.particle_radius)
+        scene = context.scene
+        radius = resolution.particle_radius(scene, export.gloop_objects(scene))
+        derived = emission.resolve(s, area, radius)
         col = layout.column(align=True)
         col.label(text=f"Nozzle {area * 1e6:.1f} mm²")
         if isinstance(derived, str):
@@ -113,7 +115,7 @@ class PHYSICS_PT_gloop_emitter(_PhysicsPanel, bpy.types.Panel):
             col.label(text=f"{flow / emission.ML:.2f} mL/s at {speed:.3f} m/s")
             col.label(text=f"{per_second:,.0f} particles/s")
         rope = emission.rope_radius(area)
-        if rope is not None and context.scene.gloop.particle_radius > rope * 1.001:
+        if rope is not None and radius > rope * 1.001:
             col = layout.column(align=True)
             col.label(text=f"Too coarse to pour a rope: r ≤ {rope * 1e3:.2f} mm", icon="ERROR")
             col.operator("gloop.match_pour_resolution")
@@ -155,8 +157,13 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         s = scene.gloop
         layout = self.layout
         layout.use_property_split = True
-        layout.prop(s, "particle_radius")
-        self._draw_estimate(layout, scene)
+        try:
+            figures = preflight.preflight(scene)
+        except (ValueError, ReferenceError):  # a mesh mid-edit, an object being removed
+            figures = None
+        self._draw_resolution(layout, s, figures)
+        if figures is not None:
+            self._draw_estimate(layout, figures)
         layout.prop(s, "use_scene_frame_range")
         if not s.use_scene_frame_range:
             col = layout.column(align=True)
@@ -181,22 +188,37 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         self._draw_look_warnings(layout, scene)
 
     @staticmethod
-    def _draw_estimate(layout, scene):
-        objects = export.gloop_objects(scene)
-        try:
-            liquid, solid, solver_bytes, cache_bytes = estimate.estimate(
-                scene, objects, export.frame_range(scene)
-            )
-        except (ValueError, ReferenceError):
+    def _draw_resolution(layout, s, figures):
+        layout.prop(s, "use_auto_radius")
+        automatic = figures.automatic if figures is not None else None
+        if automatic is None:
+            # Off, or nothing to derive a radius from yet: the radius set by hand is used.
+            layout.prop(s, "particle_radius")
             return
+        col = layout.column(align=True)
+        split = col.split(factor=0.4, align=True)
+        split.alignment = "RIGHT"
+        split.label(text="Particle Radius")
+        split.label(text=f"{automatic.radius * 1e3:.2f} mm")
+        split = col.split(factor=0.4, align=True)
+        split.label(text="")
+        split.label(text=f"'{automatic.object_name}': {automatic.reason}")
+
+    @staticmethod
+    def _draw_estimate(layout, figures):
         box = layout.box().column(align=True)
-        box.label(text=f"≈ {liquid:,} liquid + {solid:,} object particles")
+        box.label(text=f"≈ {figures.liquid:,} liquid + {figures.solid:,} object particles")
         box.label(
-            text=f"≈ {estimate.human_bytes(solver_bytes)} RAM, "
-            f"{estimate.human_bytes(cache_bytes)} cache per frame"
+            text=f"≈ {estimate.human_bytes(figures.solver_bytes)} RAM, "
+            f"{estimate.human_bytes(figures.cache_bytes)} cache per frame"
         )
-        if liquid + solid > scene.gloop.max_particles:
-            box.label(text="Above Max Particles: raise the radius", icon="ERROR")
+        if figures.problems:
+            # Red before Bake: each of these would make the bake fail.
+            col = layout.column(align=True)
+            col.alert = True
+            for problem in figures.problems:
+                for i, line in enumerate(preflight.wrap(problem)):
+                    col.label(text=line, icon="ERROR" if i == 0 else "BLANK1")
 
     @staticmethod
     def _draw_look_warnings(layout, scene):

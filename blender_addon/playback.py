@@ -18,7 +18,7 @@ import bpy
 import numpy as np
 from bpy.app.handlers import persistent
 
-from . import mesh_update, shading
+from . import export, mesh_update, resolution, shading
 
 LIQUID_OBJECT_NAME = "Gloop Liquid"
 POINTS_MODIFIER = "Gloop Points"
@@ -114,7 +114,7 @@ def ensure_liquid_object(scene):
         mod = ob.modifiers.new(POINTS_MODIFIER, "NODES")
         mod.node_group = shading.points_node_group()
     shading.set_points_material(_points_modifier(ob).node_group, material)
-    _set_point_radius(ob, scene.gloop.particle_radius)
+    _set_point_radius(ob, resolution.particle_radius(scene, export.gloop_objects(scene)))
     # Rendering while the handler swaps mesh data needs a locked interface (BLENDER_NOTES §3.4).
     scene.render.use_lock_interface = True
     return ob

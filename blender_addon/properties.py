@@ -1,6 +1,7 @@
 """Settings stored in the .blend: per object (`Object.gloop`) and per scene (`Scene.gloop`)."""
 
 import bpy
+from bpy.app.handlers import persistent
 from bpy.props import (
     BoolProperty,
     EnumProperty,
@@ -11,22 +12,11 @@ from bpy.props import (
     StringProperty,
 )
 
-from . import emission, estimate, material_presets
+from . import emission, material_presets, resolution
 from .material_presets import LIQUIDS, SOLIDS
 
 # Set while a preset fills the fields, so the fields' own update does not flip it to CUSTOM.
 _applying_preset = False
-
-
-def _on_type_change(self, context):
-    """A scene's first emitter sets its resolution, unless the artist has set one: the
-    default particle radius (2 cm) pours beads from any nozzle smaller than a bucket."""
-    scene = context.scene
-    if self.type != "EMITTER" or scene is None or scene.gloop.is_property_set("particle_radius"):
-        return
-    radius = estimate.rope_radius(self.id_data)
-    if radius is not None:
-        scene.gloop.particle_radius = radius
 
 
 def _apply_liquid_preset(self, _context):
@@ -85,7 +75,6 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
             ("OBSTACLE", "Obstacle", "Liquid collides with and sticks to it"),
         ],
         default="NONE",
-        update=_on_type_change,
     )
 
     # Liquid material (Liquid and Emitter).
@@ -231,7 +220,20 @@ _CLASSIC_HELP = (
 )
 
 
+def _radius_set_by_hand(self, _context):
+    """A radius the artist (or a script, or Resolution for a Rope) sets is the one to use."""
+    self.use_auto_radius = False
+
+
 class GloopSceneSettings(bpy.types.PropertyGroup):
+    use_auto_radius: BoolProperty(
+        name="Automatic Resolution",
+        default=True,
+        description="Derive the particle radius from the objects: the smallest liquid holds "
+        f"about {resolution.PARTICLES_IN_SMALLEST_LIQUID:,} particles and each emitter's "
+        f"nozzle is {emission.PARTICLES_ACROSS_A_ROPE} particles across. Setting a radius by "
+        "hand turns this off",
+    )
     particle_radius: FloatProperty(
         name="Particle Radius",
         default=0.02,
@@ -240,7 +242,9 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
         precision=4,
         subtype="DISTANCE",
         unit="LENGTH",
-        description="Resolution: liquid particle radius. Halving it makes 8× more particles",
+        description="Resolution: liquid particle radius. Halving it makes 8× more particles. "
+        "Used when Automatic Resolution is off",
+        update=_radius_set_by_hand,
     )
     use_scene_frame_range: BoolProperty(
         name="Use Scene Frame Range",
@@ -357,14 +361,27 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
 CLASSES = (GloopObjectSettings, GloopSceneSettings)
 
 
+@persistent
+def _keep_older_files_resolution(*_args):
+    """A .blend saved before Automatic Resolution existed bakes at the radius it was saved
+    with, if it set one: the toggle's default must not change an artist's finished setup."""
+    for scene in bpy.data.scenes:
+        s = scene.gloop
+        if s.is_property_set("particle_radius") and not s.is_property_set("use_auto_radius"):
+            s.use_auto_radius = False
+
+
 def register():
     for cls in CLASSES:
         bpy.utils.register_class(cls)
     bpy.types.Object.gloop = PointerProperty(type=GloopObjectSettings)
     bpy.types.Scene.gloop = PointerProperty(type=GloopSceneSettings)
+    bpy.app.handlers.load_post.append(_keep_older_files_resolution)
 
 
 def unregister():
+    while _keep_older_files_resolution in bpy.app.handlers.load_post:
+        bpy.app.handlers.load_post.remove(_keep_older_files_resolution)
     del bpy.types.Scene.gloop
     del bpy.types.Object.gloop
     for cls in reversed(CLASSES):

@@ -130,3 +130,28 @@ fn a_radius_over_the_particle_cap_is_refused() {
     scene.objects[0].mesh.vertices[0] = Vec3::splat(f32::INFINITY);
     assert!(message(scene.validate()).contains("Liquid"));
 }
+
+/// A liquid the particle lattice misses is refused by validation, before any bake starts
+/// (the lattice's points sit at odd multiples of r: a box between them holds none).
+#[test]
+fn a_liquid_too_small_for_one_particle_is_refused_naming_it() {
+    let r = 0.005;
+    let mut scene = sample();
+    scene.settings.particle_radius = r;
+    scene.objects.push(common::liquid_box(
+        "Droplet",
+        Vec3::splat(1.2 * r),
+        Vec3::splat(2.8 * r),
+    ));
+    let msg = message(scene.validate());
+    assert!(
+        msg.contains("'Droplet'") && msg.contains("too small") && msg.contains("particle_radius"),
+        "{msg}"
+    );
+    // One lattice cell, exactly around one point: it holds that particle.
+    scene.objects.last_mut().unwrap().mesh =
+        gloop::geometry::box_mesh(Vec3::ZERO, Vec3::splat(2.0 * r));
+    scene
+        .validate()
+        .expect("a liquid of one particle is accepted");
+}

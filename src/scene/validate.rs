@@ -19,6 +19,7 @@ impl Scene {
             let label = format!("object '{}' (#{index})", object.name);
             self.validate_object(object, &label)?;
             let count = estimate_particles(object, &self.settings);
+            self.validate_liquid_holds_a_particle(object, &label, count)?;
             if count > self.settings.max_particles {
                 return Err(GloopError::scene(format!(
                     "{label} would need about {count} particles at particle_radius {} m, more \
@@ -130,6 +131,32 @@ impl Scene {
             }
         }
         super::AdhesionMatrix::from_materials(m).map_err(GloopError::scene)?;
+        Ok(())
+    }
+
+    /// A liquid object that the 2r lattice misses entirely would bake nothing: the
+    /// simulation refuses it, but only once a bake has started. Only a liquid with few
+    /// lattice cells of volume can be missed, and filling one of those is cheap, so the check
+    /// is exact (the simulation's own fill) and costs nothing for the others.
+    fn validate_liquid_holds_a_particle(
+        &self,
+        object: &super::SceneObject,
+        label: &str,
+        estimated: u64,
+    ) -> Result<()> {
+        const FEW_CELLS: u64 = 1000;
+        if !matches!(object.role, Role::Liquid { .. }) || estimated >= FEW_CELLS {
+            return Ok(());
+        }
+        let r = self.settings.particle_radius;
+        let first = self.settings.frame_start as f32;
+        let world = geometry::world_vertices(&object.mesh, &object.motion, first);
+        if geometry::fill_closed_mesh(&world, &object.mesh.triangles, 2.0 * r).is_empty() {
+            return Err(GloopError::scene(format!(
+                "{label} is too small to hold a liquid particle at particle_radius {r} m; \
+                 lower the radius or enlarge the object"
+            )));
+        }
         Ok(())
     }
 

@@ -147,7 +147,7 @@ def test_export_classifies_motion_and_round_trips_through_rust(addon, empty_scen
     # What the emission panel shows is what the bake derives from the exported mesh.
     area = addon.estimate.volume_and_area(nozzle)[1]
     flow, speed, per_second = addon.emission.resolve(
-        nozzle.gloop, area, scene.gloop.particle_radius
+        nozzle.gloop, area, data["settings"]["particle_radius"]
     )
     assert rust["Nozzle"]["flow"] == pytest.approx(flow, rel=1e-5)
     assert rust["Nozzle"]["speed"] == pytest.approx(speed, rel=1e-3)

@@ -21,12 +21,13 @@ def downward_disc(radius):
     return nozzle
 
 
-def test_a_first_emitter_sets_a_resolution_that_pours_a_rope(empty_scene):
+def test_the_automatic_resolution_of_an_emitter_pours_a_rope(addon, empty_scene):
     scene = empty_scene
     nozzle = downward_disc(0.008)
     nozzle.gloop.type = "EMITTER"
+    radius = addon.resolution.particle_radius(scene, addon.export.gloop_objects(scene))
     # 8 particles across a nozzle of radius 8 mm (a 32-gon's area, a shade under the circle's).
-    assert scene.gloop.particle_radius == pytest.approx(0.001, rel=0.01)
+    assert radius == pytest.approx(0.001, rel=0.01)
 
 
 def test_a_resolution_the_artist_chose_is_kept_and_the_panel_offers_the_rope_one(empty_scene):

@@ -1,0 +1,194 @@
+"""What the Gloop Bake panel shows before Bake: the radius the bake will use, the estimate, and
+anything that would make the bake fail (no liquid, an open liquid mesh, a liquid too small for
+a single particle, over the particle cap, an emitter that cannot emit), each naming the object.
+
+The bake checks all of this again in Rust on the exported (evaluated) meshes; these checks read
+the objects' own meshes so that drawing the panel never forces a depsgraph evaluation, and
+every per-object figure is cached (`estimate.cached`) until the mesh or the transform changes,
+so a redraw costs little even with a 100k-vertex obstacle in the scene.
+"""
+
+import textwrap
+from typing import NamedTuple
+
+import numpy as np
+
+from . import emission, estimate, export, resolution
+
+# A liquid with at least this many lattice cells of volume holds particles for sure; only
+# smaller ones are filled exactly (the rule of `Scene::validate`, src/scene/validate.rs).
+FEW_CELLS = 1000
+# The exact fill crosses every lattice row with every triangle at once; past this many pairs
+# it would cost more than a redraw should, and the bake's own check has the last word.
+MOST_ROW_TRIANGLE_PAIRS = 1_000_000
+
+
+class Preflight(NamedTuple):
+    radius: float
+    automatic: resolution.Automatic | None  # what sets the radius, when Automatic sets it
+    liquid: int  # estimated liquid particles over the bake
+    solid: int  # estimated object particles
+    solver_bytes: int
+    cache_bytes: int  # per frame
+    problems: list  # sentences naming the object, each a reason the bake would fail
+
+
+def open_edge_count(ob):
+    """Edges of the object's own mesh that belong to one face or to more than two: a liquid
+    mesh with any cannot be filled (the rule of `geometry::open_edge_count`)."""
+    return estimate.cached(ob, "open_edges", _open_edges)
+
+
+def _open_edges(ob):
+    mesh = ob.data
+    edge_of_corner = np.empty(len(mesh.loops), dtype=np.int64)
+    mesh.loops.foreach_get("edge_index", edge_of_corner)
+    faces_per_edge = np.bincount(edge_of_corner, minlength=len(mesh.edges))
+    return int(np.count_nonzero((faces_per_edge == 1) | (faces_per_edge > 2)))
+
+
+def holds_a_particle(ob, radius):
+    """False when the liquid lattice (spacing 2r, points at odd multiples of r) has no point
+    inside the object, so the bake would refuse it. True when it has one, or when the object
+    is too big to be in doubt (or too costly to fill exactly: the bake then decides)."""
+    volume = estimate.volume_and_area(ob)[0]
+    if volume / (2.0 * radius) ** 3 >= FEW_CELLS:
+        return True
+    return estimate.cached(ob, ("holds_a_particle", radius), lambda o: _lattice_hit(o, radius))
+
+
+def _lattice_hit(ob, radius):
+    """Whether any lattice point lies inside the closed mesh, by the parity of the crossings
+    ahead of it on its row's ray along +x: the fill of src/geometry/fill.rs, down to its
+    nudged rays."""
+    tris = estimate.world_triangles(ob).astype(np.float32)
+    if len(tris) == 0:
+        return False
+    spacing = np.float32(2.0 * radius)
+    corners = tris.reshape(-1, 3)
+    first = np.ceil(corners.min(axis=0) / spacing - np.float32(0.5))
+    last = np.ceil(corners.max(axis=0) / spacing - np.float32(0.5))
+    counts = (last - first + 1).astype(np.int64)
+    if (counts <= 0).any():
+        return False
+    if int(counts[1] * counts[2]) * len(tris) > MOST_ROW_TRIANGLE_PAIRS:
+        return True
+    xs, ys, zs = (
+        (np.arange(counts[a]) + first[a] + np.float32(0.5)).astype(np.float32) * spacing
+        for a in range(3)
+    )
+    row_y, row_z = (g.ravel() for g in np.meshgrid(ys, zs, indexing="ij"))
+    crossings = _ray_x_crossings(
+        tris,
+        row_y + spacing * np.float32(1.234567e-4),
+        row_z + spacing * np.float32(2.718281e-4),
+    )
+    for row in crossings:
+        row = np.sort(row[~np.isnan(row)])
+        ahead = len(row) - np.searchsorted(row, xs, side="right")
+        if (ahead % 2 == 1).any():
+            return True
+    return False
+
+
+def _ray_x_crossings(tris, y, z):
+    """Where the lines {(x, y_i, z_i)} cross each triangle: x per (row, triangle), NaN where
+    a line misses a triangle (src/geometry/fill.rs, `ray_x_crossing`)."""
+    a, b, c = (tris[None, :, k, :] for k in range(3))
+    y, z = y[:, None], z[:, None]
+    d = (b[..., 1] - a[..., 1]) * (c[..., 2] - a[..., 2]) - (c[..., 1] - a[..., 1]) * (
+        b[..., 2] - a[..., 2]
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = (
+            (y - a[..., 1]) * (c[..., 2] - a[..., 2]) - (c[..., 1] - a[..., 1]) * (z - a[..., 2])
+        ) / d
+        v = (
+            (b[..., 1] - a[..., 1]) * (z - a[..., 2]) - (y - a[..., 1]) * (b[..., 2] - a[..., 2])
+        ) / d
+        x = a[..., 0] + u * (b[..., 0] - a[..., 0]) + v * (c[..., 0] - a[..., 0])
+    hit = (np.abs(d) >= np.finfo(np.float32).tiny) & (u >= 0) & (v >= 0) & (u + v <= 1)
+    return np.where(hit, x, np.nan)
+
+
+def _shaped_by_modifiers(ob):
+    """Whether the bake will see another mesh than the object's own: the export takes the
+    evaluated mesh, and a Solidify can close a plane or an Array enlarge a drop."""
+    return any(m.show_viewport for m in ob.modifiers)
+
+
+def _liquid_problem(ob, radius):
+    """Why one Liquid object cannot be filled at `radius`, or None. Said only when certain:
+    of a mesh its modifiers reshape, the bake's own check (on the evaluated mesh) decides."""
+    if _shaped_by_modifiers(ob):
+        return None
+    open_edges = open_edge_count(ob)
+    if open_edges:
+        return (
+            f"Liquid '{ob.name}' is open: {open_edges:,} edges do not join exactly two "
+            "faces. A liquid mesh must be closed"
+        )
+    if not holds_a_particle(ob, radius):
+        return (
+            f"Liquid '{ob.name}' is too small to hold a particle at radius "
+            f"{radius * 1e3:.2f} mm: lower the Particle Radius or enlarge it"
+        )
+    return None
+
+
+def _emitter_problem(ob, radius):
+    """Why one Emitter cannot emit at `radius` (no nozzle area, a flow without speed), or
+    None."""
+    derived = emission.resolve(ob.gloop, estimate.volume_and_area(ob)[1], radius)
+    return f"Emitter '{ob.name}': {derived}" if isinstance(derived, str) else None
+
+
+def _cap_problem(scene, objects, radius, frames, automatic):
+    """The sentence saying the scene needs more particles than Max Particles, naming the
+    object that needs most, or None."""
+    fps = scene.render.fps / scene.render.fps_base
+    counts = {ob.name: sum(estimate.particles_of(ob, radius, fps, frames)) for ob in objects}
+    total, cap = sum(counts.values()), scene.gloop.max_particles
+    if total <= cap:
+        return None
+    biggest = max(counts, key=counts.get)
+    needs = (
+        f"needs ≈ {total:,} particles at radius {radius * 1e3:.2f} mm, over Max Particles "
+        f"({cap:,}); most in '{biggest}' (≈ {counts[biggest]:,})."
+    )
+    if automatic is not None:
+        return (
+            f"Automatic Resolution (set by '{automatic.object_name}') {needs} Raise Max "
+            "Particles, or turn Automatic off and set a coarser radius"
+        )
+    return f"The scene {needs} Raise the radius or Max Particles"
+
+
+def problems_at(scene, objects, radius, frames, automatic=None):
+    """Every reason a bake of `objects` at `radius` would fail, each naming the object."""
+    if not any(ob.gloop.type in {"LIQUID", "EMITTER"} for ob in objects):
+        return [f"Scene '{scene.name}' has no liquid: mark an object as Liquid or Emitter"]
+    found = []
+    for ob in objects:
+        if ob.gloop.type == "LIQUID":
+            found.append(_liquid_problem(ob, radius))
+        elif ob.gloop.type == "EMITTER":
+            found.append(_emitter_problem(ob, radius))
+    found.append(_cap_problem(scene, objects, radius, frames, automatic))
+    return [problem for problem in found if problem]
+
+
+def preflight(scene):
+    """Everything the Gloop Bake panel shows before a bake, for `scene` as it is now."""
+    objects = export.gloop_objects(scene)
+    automatic = resolution.automatic(objects) if scene.gloop.use_auto_radius else None
+    radius = automatic.radius if automatic is not None else scene.gloop.particle_radius
+    frames = export.frame_range(scene)
+    liquid, solid, solver_bytes, cache_bytes = estimate.estimate(scene, objects, frames, radius)
+    found = problems_at(scene, objects, radius, frames, automatic)
+    return Preflight(radius, automatic, liquid, solid, solver_bytes, cache_bytes, found)
+
+
+def wrap(sentence, width=46):
+    """A sentence cut into lines for panel labels (Blender's labels never wrap)."""
+    return textwrap.wrap(sentence, width)
