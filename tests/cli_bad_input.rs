@@ -233,3 +233,74 @@ fn resume_of_a_different_scene_is_refused() {
     );
     assert_eq!(snapshot(&cache), before);
 }
+
+/// Runs `gloop args`, killing it if it is still running after `seconds` (then panicking with
+/// what its status.json in `out` says): for inputs that used to start endless bakes.
+fn gloop_within(args: &[&str], out: &Path, seconds: u64) -> Outcome {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gloop"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() >= seconds {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            let status = std::fs::read_to_string(out.join("status.json")).unwrap_or_default();
+            panic!("{args:?} still ran after {seconds} s; status.json: {status}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    Outcome {
+        code: out.status.code(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// `--frames -2147483648..2147483647` overflowed the frame count (frames_total 0) and started
+/// a bake of four billion frames. Frames beyond Blender's limit are refused, from the command
+/// line and from a scene file alike, before any folder is made.
+#[test]
+fn frame_ranges_beyond_blenders_limit_are_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let scene = save(&tiny_scene(3), work.path(), "tiny.json");
+    let out = work.path().join("cache");
+    let range = "-2147483648..2147483647";
+    let args = [
+        "bake",
+        scene.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let refused = gloop_within(&[&args[..], &["--frames", range]].concat(), &out, 20);
+    assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains(range) && refused.stderr.contains("1048574"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!out.exists());
+
+    for (field, set) in [("frame_start", (i32::MIN, 3)), ("frame_end", (1, i32::MAX))] {
+        let mut far = tiny_scene(3);
+        (far.settings.frame_start, far.settings.frame_end) = set;
+        let path = save(&far, work.path(), &format!("{field}.json"));
+        let args = [
+            "bake",
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let refused = gloop_within(&args, &out, 20);
+        assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+        assert!(
+            refused.stderr.contains(&format!("settings.{field}"))
+                && refused.stderr.contains("1048574"),
+            "{}",
+            refused.stderr
+        );
+    }
+}

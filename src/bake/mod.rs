@@ -193,6 +193,13 @@ fn with_frame_range(scene: &Scene, frames: Option<(i32, i32)>) -> Result<Scene> 
                 "frame range {start}..{end} ends before it starts"
             )));
         }
+        let bound = crate::scene::settings::MAX_FRAME;
+        if start < -bound || end > bound {
+            return Err(GloopError::Other(format!(
+                "frame range {start}..{end}: frames must lie within -{bound}..{bound} \
+                 (Blender's limit)"
+            )));
+        }
         scene.settings.frame_start = start;
         scene.settings.frame_end = end;
     }
