@@ -304,3 +304,45 @@ fn frame_ranges_beyond_blenders_limit_are_refused() {
         );
     }
 }
+
+/// A folder that cannot be written is named as such; the error used to name a `cancel` file
+/// (the first file the bake tried to remove) that the user never made.
+#[test]
+fn an_unwritable_output_folder_is_named_not_a_cancel_file() {
+    let work = tempfile::tempdir().unwrap();
+    let scene = save(&tiny_scene(2), work.path(), "tiny.json");
+    let check = |out: &Path| {
+        let refused = gloop(&[
+            "bake",
+            scene.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+        assert!(
+            refused.stderr.contains(out.to_str().unwrap())
+                && refused
+                    .stderr
+                    .contains("cannot write into the cache folder")
+                && !refused.stderr.contains("cancel"),
+            "{}",
+            refused.stderr
+        );
+    };
+    // A plain file where a parent folder should be: unwritable for anyone, root included.
+    let file = work.path().join("plain.txt");
+    std::fs::write(&file, "not a folder").unwrap();
+    check(&file.join("cache"));
+    // A read-only folder, where the permission bits stop this user (not root).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let read_only = work.path().join("read_only");
+        std::fs::create_dir(&read_only).unwrap();
+        std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o555)).unwrap();
+        if std::fs::write(read_only.join("probe"), b"").is_err() {
+            check(&read_only);
+        }
+        std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}

@@ -15,8 +15,11 @@
 //! ```
 //!
 //! Guarantees:
+//! - One process at a time: the bake holds the folder's [`CacheLock`]; a second bake, resume
+//!   or `gloop mesh` into it is refused, naming the holder's pid and host.
 //! - Bad input never touches the cache: the scene is validated and the simulation built (or
-//!   the resume point read) before the first file is written or deleted.
+//!   the resume point read) before the first file is written or deleted (the lock file
+//!   comes and goes).
 //! - Every file is written atomically; `particles_N.ply` exists only once frame N is complete.
 //! - Cancelling (the `cancel` flag, or a `cancel` file in the folder) stops within a substep
 //!   and keeps every finished frame; `resume` continues from the last one, bit-identically to
@@ -37,7 +40,7 @@ pub use files::remove_stale_cancel;
 pub use pipeline::FrameHook;
 pub use surface_hook::surface_hook;
 
-use crate::cache::{BakeState, CacheDir, Manifest, Status};
+use crate::cache::{BakeState, CacheDir, CacheLock, Manifest, Status};
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 use crate::sim::{FrameStats, LiquidParticles, PassCapReport, Simulation};
@@ -119,19 +122,32 @@ pub struct BakeSummary {
 
 /// Bakes `scene` into `cache_dir` (created if missing). Calls `on_progress` after every frame.
 /// Returns `Ok` also when cancelled (see [`BakeSummary::outcome`]); errors name the object,
-/// field or file at fault.
+/// field or file at fault. Holds the folder's [`CacheLock`] throughout: a second bake into a
+/// folder in use is refused, naming the process that holds it.
 pub fn bake(
     scene: &Scene,
     cache_dir: &Path,
     options: &BakeOptions,
     on_progress: &mut dyn FnMut(&BakeProgress),
 ) -> Result<BakeSummary> {
+    let command = if options.resume { "resume" } else { "bake" };
+    let lock = CacheLock::acquire(cache_dir, command)?;
+    bake_locked(&lock, scene, options, on_progress)
+}
+
+/// [`bake`] into the folder of a lock the caller holds already (the CLI takes it first, so
+/// that clearing a stale `cancel` file happens under it too).
+pub fn bake_locked(
+    lock: &CacheLock,
+    scene: &Scene,
+    options: &BakeOptions,
+    on_progress: &mut dyn FnMut(&BakeProgress),
+) -> Result<BakeSummary> {
     let scene = with_frame_range(scene, options.frames)?;
-    let cache = CacheDir::new(cache_dir);
+    let cache = CacheDir::new(lock.folder());
     // Everything that can fail on bad input happens here, before the cache is touched.
     let (sim, resumed) = start_simulation(&scene, &cache, options.resume)?;
 
-    std::fs::create_dir_all(cache.root()).map_err(|e| GloopError::io(cache.root(), e))?;
     let mut manifest = Manifest::for_scene(&scene);
     manifest.surface = options.surface.clone();
     match resumed {

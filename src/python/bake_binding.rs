@@ -11,6 +11,7 @@ use pyo3::types::PyDict;
 
 use super::to_py;
 use crate::bake::{bake as run_bake, BakeOptions, BakeOutcome};
+use crate::cache::lock_holder;
 use crate::scene::Scene;
 use crate::surface::SurfaceSettings;
 
@@ -19,8 +20,9 @@ use crate::surface::SurfaceSettings;
 /// with a surface mesh per frame unless `surface` is False (resolution: marching-cubes cell in
 /// particle radii; smoothness 0..1). Returns `outcome` ("finished" or "cancelled"),
 /// `first_frame`, `last_frame` and `elapsed_s`; raises GloopError (naming the object, field or
-/// file) on bad input or a failed bake. A `cancel` file in the folder stops it within a
-/// substep; finished frames are kept and `resume=True` continues from the last one.
+/// file) on bad input or a failed bake, or when the folder is in use by another bake (see
+/// `cache_lock_holder`). A `cancel` file in the folder stops it within a substep; finished
+/// frames are kept and `resume=True` continues from the last one.
 #[pyfunction]
 #[pyo3(signature = (
     scene_path, cache_dir, resume = false, surface = true, surface_resolution = 0.5,
@@ -65,6 +67,30 @@ fn bake<'py>(
     Ok(dict)
 }
 
+/// `cache_lock_holder(cache_dir) -> dict | None`: who is baking or meshing into the folder
+/// right now, for an "in use by …" line: `pid`, `host`, `command` ("bake", "resume", "mesh"),
+/// `since_unix_s`, `description` (one line naming all of them) and `stale` (True when that
+/// process is known to be gone: the next bake takes the lock over). None when the folder is
+/// free. Raises GloopError if the lock file cannot be read.
+#[pyfunction]
+fn cache_lock_holder<'py>(
+    py: Python<'py>,
+    cache_dir: PathBuf,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(holder) = lock_holder(&cache_dir).map_err(to_py)? else {
+        return Ok(None);
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("pid", holder.pid)?;
+    dict.set_item("host", &holder.host)?;
+    dict.set_item("command", &holder.command)?;
+    dict.set_item("since_unix_s", holder.since_unix_s)?;
+    dict.set_item("description", holder.describe())?;
+    dict.set_item("stale", holder.is_stale())?;
+    Ok(Some(dict))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(bake, m)?)
+    m.add_function(wrap_pyfunction!(bake, m)?)?;
+    m.add_function(wrap_pyfunction!(cache_lock_holder, m)?)
 }
