@@ -74,8 +74,9 @@ fn a_second_bake_resume_or_mesh_into_a_folder_in_use_is_refused_naming_the_holde
         .expect("a running bake holds the lock");
     assert_eq!(holder.pid, first.id());
 
-    let attempts: [&[&str]; 3] = [
+    let attempts: [&[&str]; 4] = [
         &["bake", s(&other_path), "--out", s(&out)],
+        &["bake", s(&other_path), "--out", s(&out), "--overwrite"],
         &["bake", s(&scene), "--out", s(&out), "--resume"],
         &["mesh", s(&out)],
     ];

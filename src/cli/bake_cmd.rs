@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub struct BakeArgs {
     pub frames: Option<(i32, i32)>,
     pub resume: bool,
+    pub overwrite: bool,
     /// Mesh surfaces alongside the particles.
     pub surface: bool,
 }
@@ -34,6 +35,7 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
     let defaults = BakeOptions::default();
     let options = BakeOptions {
         resume: args.resume,
+        overwrite: args.overwrite,
         frames: args.frames,
         surface: defaults.surface.clone().filter(|_| args.surface),
         ..defaults

@@ -50,6 +50,13 @@ pub fn run(dir: &Path) -> Result<()> {
         Ok(None) => {}
         Err(e) => println!("  lock: {e}"),
     }
+    let replaced = dir.join(gloop::bake::REPLACED_FOLDER);
+    if replaced.is_dir() {
+        println!(
+            "  the bake this one replaces is kept in {} until a bake here finishes",
+            replaced.display()
+        );
+    }
     let io = |e| GloopError::io(dir, e);
     let particle_frames = cache.frames_present("particles").map_err(io)?;
     let surface_frames = cache.frames_present("surface").map_err(io)?;

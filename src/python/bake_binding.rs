@@ -16,18 +16,20 @@ use crate::scene::Scene;
 use crate::surface::SurfaceSettings;
 
 /// `bake(scene_path, cache_dir, resume=False, surface=True, surface_resolution=0.5,
-/// surface_smoothness=0.5) -> dict`: bakes the scene file (JSON or binary) into `cache_dir`,
-/// with a surface mesh per frame unless `surface` is False (resolution: marching-cubes cell in
-/// particle radii; smoothness 0..1). Returns `outcome` ("finished" or "cancelled"),
-/// `first_frame`, `last_frame` and `elapsed_s`; raises GloopError (naming the object, field or
-/// file) on bad input or a failed bake, or when the folder is in use by another bake (see
-/// `cache_lock_holder`). A `cancel` file in the folder stops it within a substep; finished
-/// frames are kept and `resume=True` continues from the last one.
+/// surface_smoothness=0.5, overwrite=False) -> dict`: bakes the scene file (JSON or binary)
+/// into `cache_dir`, with a surface mesh per frame unless `surface` is False (resolution:
+/// marching-cubes cell in particle radii; smoothness 0..1). Returns `outcome` ("finished" or
+/// "cancelled"), `first_frame`, `last_frame` and `elapsed_s`; raises GloopError (naming the
+/// object, field or file) on bad input or a failed bake, when the folder is in use by another
+/// bake (see `cache_lock_holder`), or when it holds an earlier bake's frames and neither
+/// `overwrite` nor `resume` is set. A `cancel` file in the folder stops it within a substep;
+/// finished frames are kept and `resume=True` continues from the last one.
 #[pyfunction]
 #[pyo3(signature = (
     scene_path, cache_dir, resume = false, surface = true, surface_resolution = 0.5,
-    surface_smoothness = 0.5
+    surface_smoothness = 0.5, overwrite = false
 ))]
+#[allow(clippy::too_many_arguments)]
 fn bake<'py>(
     py: Python<'py>,
     scene_path: PathBuf,
@@ -36,6 +38,7 @@ fn bake<'py>(
     surface: bool,
     surface_resolution: f32,
     surface_smoothness: f32,
+    overwrite: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let summary = py
         .detach(|| {
@@ -49,6 +52,7 @@ fn bake<'py>(
             // The bake meshes each frame on a second thread while the solver goes on.
             let options = BakeOptions {
                 resume,
+                overwrite,
                 surface: surface.then_some(settings),
                 ..BakeOptions::default()
             };
