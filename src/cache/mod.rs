@@ -9,6 +9,8 @@
 //! status.json           live progress of a running bake
 //! cancel                created by anyone who wants the running bake to stop
 //! gloop.lock            who is baking or meshing into the folder right now (see [`lock`])
+//! replaced_bake/        the bake an --overwrite is replacing, until the new one finishes
+//!                       (put back if it fails; see `bake/set_aside.rs`)
 //! ```
 //!
 //! Every file is written under `<name>.tmp` and renamed into place ([`crate::atomic_file`]),
