@@ -46,6 +46,11 @@ def _start(operator, context, resume):
         operator.report({"ERROR"}, f"The Gloop core module is missing: {e}")
         return None
     try:
+        # Another process (a second Blender, a terminal bake) may be writing this folder.
+        holder = gloop_core.cache_lock_holder(cache_dir)
+        if holder and not holder["stale"]:
+            operator.report({"ERROR"}, f"The cache folder is in use by {holder['description']}")
+            return None
         scene_path = export.export_scene(scene, context.evaluated_depsgraph_get(), cache_dir)
         # Clear errors before a process is started, and what the bake will not give as asked.
         warnings = gloop_core.validate_scene(scene_path)["warnings"]
@@ -60,7 +65,10 @@ def _start(operator, context, resume):
         return None
     playback.ensure_liquid_object(scene)
     _hide_liquid_sources(scene)
-    _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume, options=bake_options(scene))
+    # Bake Liquid replaces the earlier bake, as it always has (asking first is still to do);
+    # the core keeps that bake aside until the new one finishes, and restores it on failure.
+    options = {**bake_options(scene), "overwrite": not resume}
+    _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume, options=options)
     _job.scene_warnings = [w[0].upper() + w[1:] for w in warnings]
     for warning in _job.scene_warnings:
         operator.report({"WARNING"}, warning)

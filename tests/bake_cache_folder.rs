@@ -9,7 +9,7 @@ use gloop::sim::LiquidParticles;
 use gloop::GloopError;
 
 mod bake_support;
-use bake_support::{particle_files, tiny_scene};
+use bake_support::{particle_files, snapshot, tiny_scene};
 
 #[test]
 fn fresh_bake_replaces_an_earlier_bake_but_not_other_files() {
@@ -159,4 +159,125 @@ fn bake_meshes_every_frame_and_resume_meshes_what_a_killed_bake_missed() {
         kept,
         "existing surfaces are kept"
     );
+}
+
+/// A hook failing at `frame`, as a mesher on a full disk would.
+fn failing_at(frame: i32) -> FrameHook {
+    Arc::new(move |f, _: &LiquidParticles, _: &CacheDir| {
+        if f == frame {
+            Err(GloopError::Other(format!("no space left at frame {f}")))
+        } else {
+            Ok(())
+        }
+    })
+}
+
+#[test]
+fn a_replacement_failing_mid_bake_puts_the_earlier_bake_back() {
+    let dir = tempfile::tempdir().unwrap();
+    bake(
+        &tiny_scene(3),
+        dir.path(),
+        &BakeOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let before = snapshot(dir.path());
+
+    // Without consent, refused before anything is touched.
+    let err = bake(
+        &tiny_scene(5),
+        dir.path(),
+        &BakeOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("--resume") && err.contains("--overwrite"),
+        "{err}"
+    );
+    assert!(snapshot(dir.path()) == before);
+
+    // With consent, failing at frame 2 (after frames 1 and 2 were written).
+    let options = BakeOptions {
+        overwrite: true,
+        on_frame: Some(failing_at(2)),
+        ..BakeOptions::default()
+    };
+    let err = bake(&tiny_scene(5), dir.path(), &options, &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("no space left at frame 2") && err.contains("back in"),
+        "{err}"
+    );
+    assert!(
+        snapshot(dir.path()) == before,
+        "the earlier bake was not restored"
+    );
+}
+
+#[test]
+fn a_cancelled_replacement_keeps_the_earlier_bake_aside_until_a_bake_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let replaced = dir.path().join(gloop::bake::REPLACED_FOLDER);
+    bake(
+        &tiny_scene(3),
+        dir.path(),
+        &BakeOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let earlier = particle_files(dir.path());
+    let mut other = tiny_scene(6);
+    other.settings.substeps = 3;
+    let options = BakeOptions {
+        overwrite: true,
+        surface: None,
+        ..BakeOptions::default()
+    };
+    let cancel = options.cancel.clone();
+    let summary = bake(&other, dir.path(), &options, &mut |p| {
+        if p.frame == 2 {
+            cancel.store(true, std::sync::atomic::Ordering::Release);
+        }
+    })
+    .unwrap();
+    assert_eq!(summary.outcome, gloop::bake::BakeOutcome::Cancelled);
+    assert!(particle_files(&replaced) == earlier);
+
+    // A second replacement failing at once brings back the finished bake, not the
+    // cancelled one.
+    let failing = BakeOptions {
+        overwrite: true,
+        surface: None,
+        on_frame: Some(failing_at(1)),
+        ..BakeOptions::default()
+    };
+    bake(&other, dir.path(), &failing, &mut |_| {}).unwrap_err();
+    assert!(particle_files(dir.path()) == earlier);
+    assert!(!replaced.exists());
+
+    // Cancelled again, then resumed to the end: the set-aside bake goes.
+    let options = BakeOptions {
+        cancel: Default::default(),
+        ..options
+    };
+    let cancel = options.cancel.clone();
+    bake(&other, dir.path(), &options, &mut |p| {
+        if p.frame == 2 {
+            cancel.store(true, std::sync::atomic::Ordering::Release);
+        }
+    })
+    .unwrap();
+    assert!(replaced.exists());
+    let resume = BakeOptions {
+        resume: true,
+        surface: None,
+        ..BakeOptions::default()
+    };
+    bake(&other, dir.path(), &resume, &mut |_| {}).unwrap();
+    assert_eq!(particle_files(dir.path()).len(), 6);
+    assert!(!replaced.exists());
 }

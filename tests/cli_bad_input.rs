@@ -233,3 +233,116 @@ fn resume_of_a_different_scene_is_refused() {
     );
     assert_eq!(snapshot(&cache), before);
 }
+
+/// Runs `gloop args`, killing it if it is still running after `seconds` (then panicking with
+/// what its status.json in `out` says): for inputs that used to start endless bakes.
+fn gloop_within(args: &[&str], out: &Path, seconds: u64) -> Outcome {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gloop"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() >= seconds {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            let status = std::fs::read_to_string(out.join("status.json")).unwrap_or_default();
+            panic!("{args:?} still ran after {seconds} s; status.json: {status}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    Outcome {
+        code: out.status.code(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// `--frames -2147483648..2147483647` overflowed the frame count (frames_total 0) and started
+/// a bake of four billion frames. Frames beyond Blender's limit are refused, from the command
+/// line and from a scene file alike, before any folder is made.
+#[test]
+fn frame_ranges_beyond_blenders_limit_are_refused() {
+    let work = tempfile::tempdir().unwrap();
+    let scene = save(&tiny_scene(3), work.path(), "tiny.json");
+    let out = work.path().join("cache");
+    let range = "-2147483648..2147483647";
+    let args = [
+        "bake",
+        scene.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let refused = gloop_within(&[&args[..], &["--frames", range]].concat(), &out, 20);
+    assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains(range) && refused.stderr.contains("1048574"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!out.exists());
+
+    for (field, set) in [("frame_start", (i32::MIN, 3)), ("frame_end", (1, i32::MAX))] {
+        let mut far = tiny_scene(3);
+        (far.settings.frame_start, far.settings.frame_end) = set;
+        let path = save(&far, work.path(), &format!("{field}.json"));
+        let args = [
+            "bake",
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let refused = gloop_within(&args, &out, 20);
+        assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+        assert!(
+            refused.stderr.contains(&format!("settings.{field}"))
+                && refused.stderr.contains("1048574"),
+            "{}",
+            refused.stderr
+        );
+    }
+}
+
+/// A folder that cannot be written is named as such; the error used to name a `cancel` file
+/// (the first file the bake tried to remove) that the user never made.
+#[test]
+fn an_unwritable_output_folder_is_named_not_a_cancel_file() {
+    let work = tempfile::tempdir().unwrap();
+    let scene = save(&tiny_scene(2), work.path(), "tiny.json");
+    let check = |out: &Path| {
+        let refused = gloop(&[
+            "bake",
+            scene.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+        assert!(
+            refused.stderr.contains(out.to_str().unwrap())
+                && refused
+                    .stderr
+                    .contains("cannot write into the cache folder")
+                && !refused.stderr.contains("cancel"),
+            "{}",
+            refused.stderr
+        );
+    };
+    // A plain file where a parent folder should be: unwritable for anyone, root included.
+    let file = work.path().join("plain.txt");
+    std::fs::write(&file, "not a folder").unwrap();
+    check(&file.join("cache"));
+    // A read-only folder, where the permission bits stop this user (not root).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let read_only = work.path().join("read_only");
+        std::fs::create_dir(&read_only).unwrap();
+        std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o555)).unwrap();
+        if std::fs::write(read_only.join("probe"), b"").is_err() {
+            check(&read_only);
+        }
+        std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}

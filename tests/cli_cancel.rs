@@ -81,6 +81,10 @@ fn stop_then_resume(stop: impl FnOnce(&CacheDir, &Child)) {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(stdout.contains("cancelled"), "{stdout}");
+    assert!(
+        !out.join("gloop.lock").exists(),
+        "a stopped bake keeps no lock"
+    );
 
     let status = Status::read(&cache.status()).unwrap();
     assert_eq!(status.state, BakeState::Cancelled);

@@ -1,6 +1,6 @@
 //! Preparing a cache folder: removing what an earlier bake left behind.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::cache::CacheDir;
 use crate::error::{GloopError, Result};
@@ -25,21 +25,34 @@ fn owned(name: &str, beyond: Option<i32>) -> bool {
     ours && (beyond.is_none() || temporary)
 }
 
-fn remove_matching(cache: &CacheDir, beyond: Option<i32>) -> Result<()> {
+/// The files of the folder that `owned` (with `beyond`) picks.
+fn matching(cache: &CacheDir, beyond: Option<i32>) -> Result<Vec<PathBuf>> {
     let root = cache.root();
     let entries = match std::fs::read_dir(root) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(GloopError::io(root, e)),
     };
+    let mut files = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| GloopError::io(root, e))?;
         let name = entry.file_name();
         if name.to_str().is_some_and(|n| owned(n, beyond)) {
-            remove(&entry.path())?;
+            files.push(entry.path());
         }
     }
-    Ok(())
+    Ok(files)
+}
+
+fn remove_matching(cache: &CacheDir, beyond: Option<i32>) -> Result<()> {
+    matching(cache, beyond)?
+        .iter()
+        .try_for_each(|path| remove(path))
+}
+
+/// Every file an earlier bake wrote into the folder (and nothing else).
+pub(super) fn owned_files(cache: &CacheDir) -> Result<Vec<PathBuf>> {
+    matching(cache, None)
 }
 
 fn remove(path: &Path) -> Result<()> {

@@ -15,17 +15,24 @@
 //! ```
 //!
 //! Guarantees:
+//! - One process at a time: the bake holds the folder's [`CacheLock`]; a second bake, resume
+//!   or `gloop mesh` into it is refused, naming the holder's pid and host.
 //! - Bad input never touches the cache: the scene is validated and the simulation built (or
-//!   the resume point read) before the first file is written or deleted.
+//!   the resume point read) before the first file is written or deleted (the lock file
+//!   comes and goes).
+//! - An earlier bake is replaced only with consent (`overwrite`), and a fresh bake that fails
+//!   leaves it as it was.
 //! - Every file is written atomically; `particles_N.ply` exists only once frame N is complete.
 //! - Cancelling (the `cancel` flag, or a `cancel` file in the folder) stops within a substep
 //!   and keeps every finished frame; `resume` continues from the last one, bit-identically to
 //!   an uninterrupted bake.
 
 mod cancel;
+mod consent;
 mod files;
 mod pipeline;
 mod resume;
+mod set_aside;
 mod surface_hook;
 
 use std::path::Path;
@@ -35,9 +42,10 @@ use std::time::Instant;
 
 pub use files::remove_stale_cancel;
 pub use pipeline::FrameHook;
+pub use set_aside::REPLACED_FOLDER;
 pub use surface_hook::surface_hook;
 
-use crate::cache::{BakeState, CacheDir, Manifest, Status};
+use crate::cache::{BakeState, CacheDir, CacheLock, Manifest, Status};
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 use crate::sim::{FrameStats, LiquidParticles, PassCapReport, Simulation};
@@ -51,6 +59,10 @@ pub struct BakeOptions {
     /// the same scene, `frame_end` aside) instead of starting over. With no earlier bake in
     /// the folder, bakes from the start.
     pub resume: bool,
+    /// A fresh bake may replace a folder holding an earlier bake's frames (see
+    /// `consent.rs`); without it such a bake is refused. The earlier bake is kept aside until
+    /// the new one finishes and restored if it fails (see `set_aside.rs`).
+    pub overwrite: bool,
     /// Bake these frames (inclusive) instead of the scene's `frame_start..=frame_end`. The
     /// first is the initial state.
     pub frames: Option<(i32, i32)>,
@@ -74,6 +86,7 @@ impl Default for BakeOptions {
     fn default() -> Self {
         BakeOptions {
             resume: false,
+            overwrite: false,
             frames: None,
             cancel: Arc::new(AtomicBool::new(false)),
             watch_cancel_file: true,
@@ -119,28 +132,72 @@ pub struct BakeSummary {
 
 /// Bakes `scene` into `cache_dir` (created if missing). Calls `on_progress` after every frame.
 /// Returns `Ok` also when cancelled (see [`BakeSummary::outcome`]); errors name the object,
-/// field or file at fault.
+/// field or file at fault. Holds the folder's [`CacheLock`] throughout: a second bake into a
+/// folder in use is refused, naming the process that holds it.
 pub fn bake(
     scene: &Scene,
     cache_dir: &Path,
     options: &BakeOptions,
     on_progress: &mut dyn FnMut(&BakeProgress),
 ) -> Result<BakeSummary> {
+    let command = if options.resume { "resume" } else { "bake" };
+    let lock = CacheLock::acquire(cache_dir, command)?;
+    bake_locked(&lock, scene, options, on_progress)
+}
+
+/// [`bake`] into the folder of a lock the caller holds already (the CLI takes it first, so
+/// that clearing a stale `cancel` file happens under it too).
+pub fn bake_locked(
+    lock: &CacheLock,
+    scene: &Scene,
+    options: &BakeOptions,
+    on_progress: &mut dyn FnMut(&BakeProgress),
+) -> Result<BakeSummary> {
     let scene = with_frame_range(scene, options.frames)?;
-    let cache = CacheDir::new(cache_dir);
+    let cache = CacheDir::new(lock.folder());
+    set_aside::recover(&cache)?;
     // Everything that can fail on bad input happens here, before the cache is touched.
     let (sim, resumed) = start_simulation(&scene, &cache, options.resume)?;
-
-    std::fs::create_dir_all(cache.root()).map_err(|e| GloopError::io(cache.root(), e))?;
-    let mut manifest = Manifest::for_scene(&scene);
-    manifest.surface = options.surface.clone();
-    match resumed {
+    let replaced = match resumed {
         Some(frame) => {
             files::clear_frames_after(&cache, frame)?;
-            manifest.last_complete_frame = Some(frame);
+            set_aside::existing(&cache)
         }
-        None => files::clear_cache(&cache)?,
+        None => {
+            if !options.resume && !options.overwrite {
+                consent::check(&cache, &scene)?;
+            }
+            set_aside::set_aside(&cache)?
+        }
+    };
+    let result = write_bake(&scene, cache, sim, resumed, options, on_progress);
+    let Some(replaced) = replaced else {
+        return result;
+    };
+    match result {
+        Ok(summary) if summary.outcome == BakeOutcome::Finished => {
+            replaced.delete();
+            Ok(summary)
+        }
+        // A fresh bake that failed gives the folder its earlier bake back; a failed resume
+        // leaves its own frames (and the set-aside bake) for the next try.
+        Err(e) if resumed.is_none() => Err(replaced.restore_after(e)),
+        other => other,
     }
+}
+
+/// The bake proper, once the cache folder is ready for it.
+fn write_bake(
+    scene: &Scene,
+    cache: CacheDir,
+    sim: Simulation,
+    resumed: Option<i32>,
+    options: &BakeOptions,
+    on_progress: &mut dyn FnMut(&BakeProgress),
+) -> Result<BakeSummary> {
+    let mut manifest = Manifest::for_scene(scene);
+    manifest.surface = options.surface.clone();
+    manifest.last_complete_frame = resumed;
     scene.save(&cache.scene())?;
     manifest.write(&cache.manifest())?;
 
@@ -160,7 +217,7 @@ pub fn bake(
             scope.spawn(move || cancel::watch_file(&file, cancel, done));
         }
         let mut pipeline =
-            pipeline::Pipeline::start(scope, frame_hook(&scene, options), run.cache.clone());
+            pipeline::Pipeline::start(scope, frame_hook(scene, options), run.cache.clone());
         let result = run
             .mesh_missing_surfaces(resumed, options.surface.is_some(), &mut pipeline)
             .and_then(|()| run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress));
@@ -191,6 +248,13 @@ fn with_frame_range(scene: &Scene, frames: Option<(i32, i32)>) -> Result<Scene> 
         if end < start {
             return Err(GloopError::Other(format!(
                 "frame range {start}..{end} ends before it starts"
+            )));
+        }
+        let bound = crate::scene::settings::MAX_FRAME;
+        if start < -bound || end > bound {
+            return Err(GloopError::Other(format!(
+                "frame range {start}..{end}: frames must lie within -{bound}..{bound} \
+                 (Blender's limit)"
             )));
         }
         scene.settings.frame_start = start;

@@ -8,18 +8,24 @@
 //! scene.gloop           the baked scene (binary scene format)
 //! status.json           live progress of a running bake
 //! cancel                created by anyone who wants the running bake to stop
+//! gloop.lock            who is baking or meshing into the folder right now (see [`lock`])
+//! replaced_bake/        the bake an --overwrite is replacing, until the new one finishes
+//!                       (put back if it fails; see `bake/set_aside.rs`)
 //! ```
 //!
 //! Every file is written under `<name>.tmp` and renamed into place ([`crate::atomic_file`]),
 //! so a reader never sees half a file.
 
 mod hash;
+pub mod lock;
 mod manifest;
 mod particles;
 mod paths;
+mod process;
 mod status;
 
 pub use hash::scene_hash;
+pub use lock::{lock_holder, CacheLock, LockHolder};
 pub use manifest::{LiquidInfo, Manifest, CACHE_FORMAT_VERSION};
 pub use particles::{read_particles, read_particles_header, write_particles, ParticleFileInfo};
 pub use paths::CacheDir;

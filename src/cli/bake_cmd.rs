@@ -3,7 +3,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use gloop::bake::{bake, BakeOptions, BakeOutcome, BakeProgress};
+use gloop::bake::{bake_locked, BakeOptions, BakeOutcome, BakeProgress};
+use gloop::cache::{lock, CacheLock};
 use gloop::sim::{FrameStats, PassCapReport};
 use gloop::{Result, Scene};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -12,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub struct BakeArgs {
     pub frames: Option<(i32, i32)>,
     pub resume: bool,
+    pub overwrite: bool,
     /// Mesh surfaces alongside the particles.
     pub surface: bool,
 }
@@ -33,6 +35,7 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
     let defaults = BakeOptions::default();
     let options = BakeOptions {
         resume: args.resume,
+        overwrite: args.overwrite,
         frames: args.frames,
         surface: defaults.surface.clone().filter(|_| args.surface),
         ..defaults
@@ -47,10 +50,13 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
         bar.set_position(p.frames_done as u64);
         bar.set_message(progress_message(p));
     };
-    // A `cancel` file left by an earlier run would stop this bake at once.
+    let lock = CacheLock::acquire(out, if args.resume { "resume" } else { "bake" })?;
+    // A `cancel` file left by an earlier run would stop this bake at once. Under the lock:
+    // a cancel meant for a bake still running is not this command's to remove.
     gloop::bake::remove_stale_cancel(out)?;
-    stop_on_interrupt(&options);
-    let result = bake(scene, out, &options, &mut on_progress);
+    stop_on_interrupt(&options, lock.path());
+    let result = bake_locked(&lock, scene, &options, &mut on_progress);
+    drop(lock);
     bar.finish_and_clear();
     let summary = result?;
     let frames_simulated = summary.stats.len();
@@ -125,11 +131,14 @@ fn substeps_note(scene: &Scene, stats: &[FrameStats]) -> Option<String> {
 
 /// Ctrl-C (or SIGTERM) asks the bake to stop as its `cancel` file does: within a substep,
 /// keeping every finished frame, with `status.json` saying "cancelled" and `--resume` able to
-/// continue. A second Ctrl-C exits at once (the finished frames are on disk either way).
-fn stop_on_interrupt(options: &BakeOptions) {
+/// continue. A second Ctrl-C exits at once (the finished frames are on disk either way),
+/// releasing the cache lock at `lock_file` itself since destructors do not run then.
+fn stop_on_interrupt(options: &BakeOptions, lock_file: &Path) {
     let cancel = options.cancel.clone();
+    let lock_file = lock_file.to_path_buf();
     let installed = ctrlc::set_handler(move || {
         if cancel.swap(true, std::sync::atomic::Ordering::AcqRel) {
+            lock::release_if_mine(&lock_file);
             std::process::exit(130);
         }
         eprintln!("\nstopping after the current substep (Ctrl-C again to quit now)");

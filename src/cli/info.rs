@@ -42,6 +42,21 @@ pub fn run(dir: &Path) -> Result<()> {
                 .unwrap_or_default()
         );
     }
+    match gloop::cache::lock_holder(dir) {
+        Ok(Some(holder)) if holder.is_stale() => {
+            println!("  lock: left by {}, which is gone", holder.describe())
+        }
+        Ok(Some(holder)) => println!("  in use by {}", holder.describe()),
+        Ok(None) => {}
+        Err(e) => println!("  lock: {e}"),
+    }
+    let replaced = dir.join(gloop::bake::REPLACED_FOLDER);
+    if replaced.is_dir() {
+        println!(
+            "  the bake this one replaces is kept in {} until a bake here finishes",
+            replaced.display()
+        );
+    }
     let io = |e| GloopError::io(dir, e);
     let particle_frames = cache.frames_present("particles").map_err(io)?;
     let surface_frames = cache.frames_present("surface").map_err(io)?;

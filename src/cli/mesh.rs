@@ -3,13 +3,18 @@
 
 use std::path::Path;
 
-use gloop::cache::{read_particles, CacheDir, Manifest};
+use gloop::cache::{read_particles, CacheDir, CacheLock, Manifest};
 use gloop::scene::Scene;
 use gloop::surface::{mesh_liquid, write_surface_ply, ObstacleSurface, SurfaceSettings};
 use gloop::{GloopError, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub fn run(dir: &Path, frames: Option<(i32, i32)>, settings: SurfaceSettings) -> Result<()> {
+    if !dir.is_dir() {
+        return Err(GloopError::file(dir, "no such cache folder"));
+    }
+    // Re-meshing rewrites the surfaces and the manifest a running bake also writes.
+    let _lock = CacheLock::acquire(dir, "mesh")?;
     let cache = CacheDir::new(dir);
     let mut manifest = Manifest::read(&cache.manifest())?;
     let present = cache

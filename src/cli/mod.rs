@@ -90,7 +90,8 @@ enum Command {
 /// Where and how `demo` and `bake` write their cache.
 #[derive(clap::Args)]
 struct CacheArgs {
-    /// Cache folder to write (created if missing; an earlier bake in it is replaced).
+    /// Cache folder to write (created if missing). A folder holding an earlier bake's frames
+    /// needs --overwrite (or --resume).
     #[arg(long)]
     out: PathBuf,
     /// Frames to bake, inclusive, e.g. `1..50` (default: the scene's range).
@@ -99,6 +100,10 @@ struct CacheArgs {
     /// Continue from the last complete frame in the cache folder.
     #[arg(long)]
     resume: bool,
+    /// Replace the bake already in the cache folder. It is kept aside until the new bake
+    /// finishes, and put back if the new bake fails.
+    #[arg(long, conflicts_with = "resume")]
+    overwrite: bool,
     /// Write particle files only, no surface meshes (mesh later with `gloop mesh`).
     #[arg(long)]
     no_surface: bool,
@@ -109,6 +114,7 @@ impl CacheArgs {
         bake_cmd::BakeArgs {
             frames: self.frames,
             resume: self.resume,
+            overwrite: self.overwrite,
             surface: !self.no_surface,
         }
     }

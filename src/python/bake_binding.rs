@@ -11,21 +11,25 @@ use pyo3::types::PyDict;
 
 use super::to_py;
 use crate::bake::{bake as run_bake, BakeOptions, BakeOutcome};
+use crate::cache::lock_holder;
 use crate::scene::Scene;
 use crate::surface::SurfaceSettings;
 
 /// `bake(scene_path, cache_dir, resume=False, surface=True, surface_resolution=0.5,
-/// surface_smoothness=0.5) -> dict`: bakes the scene file (JSON or binary) into `cache_dir`,
-/// with a surface mesh per frame unless `surface` is False (resolution: marching-cubes cell in
-/// particle radii; smoothness 0..1). Returns `outcome` ("finished" or "cancelled"),
-/// `first_frame`, `last_frame` and `elapsed_s`; raises GloopError (naming the object, field or
-/// file) on bad input or a failed bake. A `cancel` file in the folder stops it within a
-/// substep; finished frames are kept and `resume=True` continues from the last one.
+/// surface_smoothness=0.5, overwrite=False) -> dict`: bakes the scene file (JSON or binary)
+/// into `cache_dir`, with a surface mesh per frame unless `surface` is False (resolution:
+/// marching-cubes cell in particle radii; smoothness 0..1). Returns `outcome` ("finished" or
+/// "cancelled"), `first_frame`, `last_frame` and `elapsed_s`; raises GloopError (naming the
+/// object, field or file) on bad input or a failed bake, when the folder is in use by another
+/// bake (see `cache_lock_holder`), or when it holds an earlier bake's frames and neither
+/// `overwrite` nor `resume` is set. A `cancel` file in the folder stops it within a substep;
+/// finished frames are kept and `resume=True` continues from the last one.
 #[pyfunction]
 #[pyo3(signature = (
     scene_path, cache_dir, resume = false, surface = true, surface_resolution = 0.5,
-    surface_smoothness = 0.5
+    surface_smoothness = 0.5, overwrite = false
 ))]
+#[allow(clippy::too_many_arguments)]
 fn bake<'py>(
     py: Python<'py>,
     scene_path: PathBuf,
@@ -34,6 +38,7 @@ fn bake<'py>(
     surface: bool,
     surface_resolution: f32,
     surface_smoothness: f32,
+    overwrite: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let summary = py
         .detach(|| {
@@ -47,6 +52,7 @@ fn bake<'py>(
             // The bake meshes each frame on a second thread while the solver goes on.
             let options = BakeOptions {
                 resume,
+                overwrite,
                 surface: surface.then_some(settings),
                 ..BakeOptions::default()
             };
@@ -65,6 +71,30 @@ fn bake<'py>(
     Ok(dict)
 }
 
+/// `cache_lock_holder(cache_dir) -> dict | None`: who is baking or meshing into the folder
+/// right now, for an "in use by …" line: `pid`, `host`, `command` ("bake", "resume", "mesh"),
+/// `since_unix_s`, `description` (one line naming all of them) and `stale` (True when that
+/// process is known to be gone: the next bake takes the lock over). None when the folder is
+/// free. Raises GloopError if the lock file cannot be read.
+#[pyfunction]
+fn cache_lock_holder<'py>(
+    py: Python<'py>,
+    cache_dir: PathBuf,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(holder) = lock_holder(&cache_dir).map_err(to_py)? else {
+        return Ok(None);
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("pid", holder.pid)?;
+    dict.set_item("host", &holder.host)?;
+    dict.set_item("command", &holder.command)?;
+    dict.set_item("since_unix_s", holder.since_unix_s)?;
+    dict.set_item("description", holder.describe())?;
+    dict.set_item("stale", holder.is_stale())?;
+    Ok(Some(dict))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(bake, m)?)
+    m.add_function(wrap_pyfunction!(bake, m)?)?;
+    m.add_function(wrap_pyfunction!(cache_lock_holder, m)?)
 }

@@ -36,6 +36,11 @@ impl Domain {
     }
 }
 
+/// The largest frame number (and the smallest is its negative): Blender's own limit
+/// (`MAXFRAME`). A frame beyond it comes from no real scene, and bounding frames keeps every
+/// frame sum, difference and count far from overflowing.
+pub const MAX_FRAME: i32 = 1_048_574;
+
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Settings {
     /// Frames per second of the exported animation.
@@ -104,8 +109,11 @@ impl Settings {
     pub fn substep_dt(&self, substeps: u32) -> f32 {
         1.0 / (self.fps * substeps as f32)
     }
+    /// Frames of the bake, the initial frame included. In i64: the difference of two i32
+    /// frame numbers may not fit an i32 (validation bounds both by [`MAX_FRAME`]).
     pub fn frame_count(&self) -> u32 {
-        (self.frame_end - self.frame_start + 1).max(0) as u32
+        let count = i64::from(self.frame_end) - i64::from(self.frame_start) + 1;
+        count.clamp(0, i64::from(u32::MAX)) as u32
     }
 }
 

@@ -1,5 +1,6 @@
 //! Scene validation: every check names the object or field that is wrong.
 
+use super::settings::MAX_FRAME;
 use super::{Motion, Role, Scene};
 use crate::error::{GloopError, Result};
 use crate::geometry;
@@ -45,6 +46,14 @@ impl Scene {
             |field: &str, why: &str| Err(GloopError::scene(format!("settings.{field} {why}")));
         if !(s.fps.is_finite() && s.fps > 0.0) {
             return bad("fps", "must be a positive number");
+        }
+        for (field, frame) in [("frame_start", s.frame_start), ("frame_end", s.frame_end)] {
+            if !(-MAX_FRAME..=MAX_FRAME).contains(&frame) {
+                return Err(GloopError::scene(format!(
+                    "settings.{field} ({frame}) must be a frame number from -{MAX_FRAME} to \
+                     {MAX_FRAME} (Blender's limit)"
+                )));
+            }
         }
         if s.frame_end < s.frame_start {
             return bad("frame_end", "must not be before settings.frame_start");

@@ -1,0 +1,60 @@
+//! Replacing a bake takes consent: a fresh bake into a folder that holds an earlier bake's
+//! frames needs `overwrite` (`--overwrite`), or `resume` to continue that bake instead.
+//!
+//! That holds for the same scene too: its frames may have taken hours, and re-baking them
+//! from scratch is rarely what a repeated command means (`--resume` continues a finished bake
+//! to a later `frame_end`, or does nothing). A folder whose bake wrote no frame yet has
+//! nothing to lose and needs no consent.
+
+use crate::cache::{scene_hash, CacheDir, Manifest};
+use crate::error::{GloopError, Result};
+use crate::scene::Scene;
+
+/// Refuses a fresh bake of `scene` into a folder holding an earlier bake's frames, saying what
+/// is there and how to go on. Reads only.
+pub(super) fn check(cache: &CacheDir, scene: &Scene) -> Result<()> {
+    let path = cache.manifest();
+    if !path.exists() {
+        return Ok(());
+    }
+    let manifest = match Manifest::read(&path) {
+        Ok(manifest) => manifest,
+        Err(e) => {
+            return Err(GloopError::file(
+                cache.root(),
+                format!(
+                    "holds a bake whose manifest cannot be read ({e}); bake with --overwrite \
+                     to replace it"
+                ),
+            ))
+        }
+    };
+    let Some(last) = manifest.last_complete_frame else {
+        return Ok(());
+    };
+    let same_scene = manifest.scene_hash == scene_hash(scene);
+    let finished = last >= manifest.frame_end;
+    let (first, end) = (manifest.frame_start, manifest.frame_end);
+    let what = match (finished, same_scene) {
+        (true, false) => format!("a finished bake of another scene (frames {first}..{end})"),
+        (false, false) => format!(
+            "an unfinished bake of another scene (frames {first}..{last} of {first}..{end})"
+        ),
+        (true, true) => format!("a finished bake of this scene (frames {first}..{end})"),
+        (false, true) => {
+            format!("an unfinished bake of this scene (frames {first}..{last} of {first}..{end})")
+        }
+    };
+    let how = match same_scene {
+        false => "bake with --overwrite to replace it, or into another folder",
+        true if finished => {
+            "--resume continues it (to a later frame_end), --overwrite bakes it again from \
+             scratch"
+        }
+        true => "--resume continues it, --overwrite bakes it again from scratch",
+    };
+    Err(GloopError::file(
+        cache.root(),
+        format!("already holds {what}; {how}"),
+    ))
+}

@@ -1,0 +1,360 @@
+//! The cache lock, `gloop.lock`: one bake, resume or re-mesh at a time per cache folder.
+//!
+//! Without it two bakes into one folder interleave their frames, manifest and scene, and both
+//! report success. The lock file is created with `create_new` (atomic: of two processes
+//! racing, exactly one creates it) and records who holds it: pid, host, the process's start
+//! time (so a pid reused after a crash is not mistaken for the holder) and the command.
+//! It is removed when the holder ends, by returning, failing, unwinding or a graceful Ctrl-C.
+//!
+//! A process killed outright (`kill -9`, out of memory, power loss) leaves the file behind.
+//! Such a lock is stale when its holder was on this host and is no longer running
+//! ([`super::process::is_running`]); the next process takes it over. A holder on another host
+//! (a shared network folder) cannot be checked and is taken as live: the message names the
+//! file to delete.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::process::{host_name, is_running, start_time};
+use crate::error::{GloopError, Result};
+
+/// The lock file's name inside a cache folder.
+pub const LOCK_FILE_NAME: &str = "gloop.lock";
+
+/// A lock file with no readable holder is one being written right now (it is created empty,
+/// then filled), unless it is older than this: then its writer died in between.
+const UNREADABLE_GRACE: Duration = Duration::from_secs(10);
+
+/// Who holds a cache folder: what `gloop.lock` records.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct LockHolder {
+    pub pid: u32,
+    pub host: String,
+    /// The process's start time in clock ticks since boot (Linux); tells a reused pid apart.
+    #[serde(default)]
+    pub process_start: Option<u64>,
+    /// What it is doing: "bake", "resume" or "mesh".
+    pub command: String,
+    /// When it took the lock, in seconds since 1970.
+    pub since_unix_s: u64,
+}
+
+impl LockHolder {
+    fn this_process(command: &str) -> LockHolder {
+        let pid = std::process::id();
+        LockHolder {
+            pid,
+            host: host_name(),
+            process_start: start_time(pid),
+            command: command.to_string(),
+            since_unix_s: unix_now(),
+        }
+    }
+
+    /// Known to be gone: it ran on this host and that process is no longer running.
+    pub fn is_stale(&self) -> bool {
+        self.host == host_name() && !is_running(self.pid, self.process_start)
+    }
+
+    /// "gloop bake (pid 1234 on host studio-3, for 42 s)", for messages and the add-on's
+    /// "in use by …".
+    pub fn describe(&self) -> String {
+        let age = unix_now().saturating_sub(self.since_unix_s);
+        format!(
+            "gloop {} (pid {} on host {}, for {age} s)",
+            self.command, self.pid, self.host
+        )
+    }
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A held cache lock; released (the file removed) when dropped.
+#[derive(Debug)]
+pub struct CacheLock {
+    folder: PathBuf,
+    path: PathBuf,
+    holder: LockHolder,
+    /// The cache folder, if taking the lock created it: removed again on release if nothing
+    /// else was written (a bake refused on bad input leaves no empty folder behind).
+    created_folder: Option<PathBuf>,
+}
+
+impl CacheLock {
+    /// Takes the lock of cache folder `dir` (creating the folder if missing) for `command`.
+    /// Refuses, naming the holder, while another process (or another bake in this one) holds
+    /// it; takes over a stale lock.
+    pub fn acquire(dir: &Path, command: &str) -> Result<CacheLock> {
+        let created_folder = (!dir.exists()).then(|| dir.to_path_buf());
+        std::fs::create_dir_all(dir).map_err(|e| unwritable(dir, e))?;
+        let path = lock_path(dir);
+        let holder = LockHolder::this_process(command);
+        let text = serde_json::to_string_pretty(&holder).expect("a lock holder serializes");
+        // Each round either takes the lock, refuses, or clears a stale lock for the next.
+        for _ in 0..5 {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path);
+            match file {
+                Ok(mut file) => {
+                    // No fsync: after a crash the lock is stale anyway.
+                    if let Err(e) = file.write_all(text.as_bytes()) {
+                        let _ = std::fs::remove_file(&path);
+                        return Err(unwritable(dir, e));
+                    }
+                    return Ok(CacheLock {
+                        folder: dir.to_path_buf(),
+                        path,
+                        holder,
+                        created_folder,
+                    });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let seen = match std::fs::read(&path) {
+                        Ok(bytes) => bytes,
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                        Err(e) => return Err(GloopError::io(&path, e)),
+                    };
+                    match serde_json::from_slice::<LockHolder>(&seen) {
+                        Ok(other) if !other.is_stale() => return Err(in_use(dir, &other)),
+                        Err(_) if modified_within(&path, UNREADABLE_GRACE) => {
+                            return Err(GloopError::file(
+                                dir,
+                                format!(
+                                    "another gloop process is taking this cache folder right \
+                                     now ({} is being written); try again in a moment",
+                                    path.display()
+                                ),
+                            ))
+                        }
+                        _ => take_over(&path, &seen)?,
+                    }
+                }
+                Err(e) => return Err(unwritable(dir, e)),
+            }
+        }
+        Err(GloopError::file(
+            &path,
+            "could not take the cache lock: other processes keep taking it; try again",
+        ))
+    }
+
+    /// The cache folder this lock holds.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn holder(&self) -> &LockHolder {
+        &self.holder
+    }
+}
+
+impl Drop for CacheLock {
+    fn drop(&mut self) {
+        release_if_held_by(&self.path, &self.holder);
+        if let Some(folder) = &self.created_folder {
+            // Fails (and is meant to) unless the folder is empty.
+            let _ = std::fs::remove_dir(folder);
+        }
+    }
+}
+
+/// The lock file of cache folder `dir`.
+pub fn lock_path(dir: &Path) -> PathBuf {
+    dir.join(LOCK_FILE_NAME)
+}
+
+/// Who holds cache folder `dir`, if anyone (a stale holder included: see
+/// [`LockHolder::is_stale`]). For "in use by …" in `gloop info` and the add-on.
+pub fn lock_holder(dir: &Path) -> Result<Option<LockHolder>> {
+    let path = lock_path(dir);
+    match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|e| GloopError::file(&path, format!("cannot read the cache lock: {e}"))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(GloopError::io(&path, e)),
+    }
+}
+
+/// Removes the lock at `path` if this process holds it. For an exit that skips destructors
+/// (the CLI's second Ctrl-C); otherwise dropping the [`CacheLock`] does it.
+pub fn release_if_mine(path: &Path) {
+    let me = std::process::id();
+    if let Ok(bytes) = std::fs::read(path) {
+        if serde_json::from_slice::<LockHolder>(&bytes).is_ok_and(|h| h.pid == me) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Removes the lock file only while it still names `holder`: a lock taken over meanwhile
+/// (this process was wrongly judged gone) belongs to its new holder.
+fn release_if_held_by(path: &Path, holder: &LockHolder) {
+    let ours = std::fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<LockHolder>(&b).ok())
+        .is_some_and(|h| h == *holder);
+    if ours {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Clears the stale lock whose bytes were `seen`. Moving it aside first (a rename, atomic)
+/// and checking what was moved keeps two processes clearing the same stale lock from
+/// deleting the fresh lock one of them has just taken: whoever moved that one puts it back.
+fn take_over(path: &Path, seen: &[u8]) -> Result<()> {
+    let aside = path.with_file_name(format!("{LOCK_FILE_NAME}.stale-{}", std::process::id()));
+    match std::fs::rename(path, &aside) {
+        Ok(()) => {}
+        // Someone else cleared it first.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(GloopError::io(path, e)),
+    }
+    let moved = std::fs::read(&aside).unwrap_or_default();
+    let result = if moved == seen {
+        std::fs::remove_file(&aside)
+    } else {
+        std::fs::rename(&aside, path)
+    };
+    result.map_err(|e| GloopError::io(path, e))
+}
+
+fn modified_within(path: &Path, age: Duration) -> bool {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t.elapsed().unwrap_or_default() < age)
+}
+
+fn in_use(dir: &Path, holder: &LockHolder) -> GloopError {
+    let unsure = if holder.host == host_name() {
+        String::new()
+    } else {
+        " (on another machine, so Gloop cannot check whether it still runs)".to_string()
+    };
+    GloopError::file(
+        dir,
+        format!(
+            "this cache folder is in use by {}{unsure}; wait for it to end or stop it. If \
+             that process is gone, delete {}",
+            holder.describe(),
+            lock_path(dir).display()
+        ),
+    )
+}
+
+/// The folder cannot be written (read-only, no permission, a file in its place): said of the
+/// folder, not of whichever file the bake happened to try first.
+fn unwritable(dir: &Path, e: std::io::Error) -> GloopError {
+    GloopError::file(dir, format!("cannot write into the cache folder: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_taker_is_refused_until_the_first_releases() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = CacheLock::acquire(dir.path(), "bake").unwrap();
+        let err = CacheLock::acquire(dir.path(), "mesh")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("pid {}", std::process::id())),
+            "{err}"
+        );
+        assert!(err.contains(&host_name()), "{err}");
+        assert_eq!(
+            lock_holder(dir.path()).unwrap().as_ref(),
+            Some(first.holder())
+        );
+        drop(first);
+        assert!(!lock_path(dir.path()).exists());
+        assert_eq!(lock_holder(dir.path()).unwrap(), None);
+        CacheLock::acquire(dir.path(), "mesh").unwrap();
+    }
+
+    #[test]
+    fn a_lock_of_a_gone_process_is_taken_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = LockHolder {
+            pid: 99_999_999,
+            ..LockHolder::this_process("bake")
+        };
+        std::fs::write(lock_path(dir.path()), serde_json::to_vec(&gone).unwrap()).unwrap();
+        assert!(gone.is_stale());
+        let lock = CacheLock::acquire(dir.path(), "bake").unwrap();
+        assert_eq!(
+            lock_holder(dir.path()).unwrap().unwrap().pid,
+            std::process::id()
+        );
+        drop(lock);
+    }
+
+    #[test]
+    fn a_holder_on_another_host_is_taken_as_live() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = LockHolder {
+            pid: 99_999_999,
+            host: "far-away-render-node".into(),
+            ..LockHolder::this_process("bake")
+        };
+        std::fs::write(
+            lock_path(dir.path()),
+            serde_json::to_vec(&elsewhere).unwrap(),
+        )
+        .unwrap();
+        let err = CacheLock::acquire(dir.path(), "bake")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("far-away-render-node") && err.contains("another machine"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_empty_lock_is_fresh_for_a_while_then_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = lock_path(dir.path());
+        std::fs::write(&path, b"").unwrap();
+        let err = CacheLock::acquire(dir.path(), "bake")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("right now"), "{err}");
+        let old = SystemTime::now() - 2 * UNREADABLE_GRACE;
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        CacheLock::acquire(dir.path(), "bake").unwrap();
+    }
+
+    #[test]
+    fn a_folder_made_for_the_lock_goes_with_it_when_left_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("new");
+        drop(CacheLock::acquire(&cache, "bake").unwrap());
+        assert!(!cache.exists());
+        let lock = CacheLock::acquire(&cache, "bake").unwrap();
+        std::fs::write(cache.join("particles_00001.ply"), b"x").unwrap();
+        drop(lock);
+        assert!(cache.join("particles_00001.ply").exists());
+    }
+}
