@@ -43,7 +43,7 @@ fn liquid() -> Vec<Vec3> {
 fn decimated_surface_stays_within_a_quarter_radius_with_a_fraction_of_the_triangles() {
     let particles = liquid();
     let full = mesh(&particles, 0.0);
-    let slim = mesh(&particles, SurfaceSettings::default().max_error);
+    let slim = mesh(&particles, 0.02);
     let (full_report, slim_report) = (quality::measure(&full), quality::measure(&slim));
     assert!(slim_report.is_closed_manifold(), "{slim_report:?}");
     assert_eq!(slim_report.components, full_report.components);
