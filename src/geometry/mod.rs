@@ -1,6 +1,7 @@
 //! Triangle-mesh geometry the bake needs: closedness, volume, area, an object's pose at any
 //! instant, the liquid lattice inside a closed mesh, and evenly spaced samples on a surface.
 
+mod closest_point;
 mod fill;
 mod motion;
 mod sampling;
@@ -12,6 +13,7 @@ use glam::Vec3;
 
 use crate::scene::{SceneObject, TriMesh};
 
+pub use closest_point::closest_point_on_triangle;
 pub use fill::fill_closed_mesh;
 pub use motion::world_vertices;
 pub use sampling::{sample_surface, SurfaceSample};

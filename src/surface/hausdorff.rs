@@ -3,6 +3,8 @@
 //! Used to check that decimation keeps the surface where it was (issue 33: within 0.25 r).
 
 use glam::Vec3;
+
+use crate::geometry::closest_point_on_triangle;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -171,48 +173,9 @@ impl<'a> TriangleGrid<'a> {
     }
 }
 
-/// Distance from `p` to the triangle `abc` (Ericson, "Real-Time Collision Detection", 5.1.5).
+/// Distance from `p` to the triangle `abc`.
 pub fn point_triangle_distance(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> f32 {
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return p.distance(a);
-    }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return p.distance(b);
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return p.distance(a + ab * (d1 / (d1 - d3)));
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return p.distance(c);
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return p.distance(a + ac * (d2 / (d2 - d6)));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return p.distance(b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))));
-    }
-    let denom = 1.0 / (va + vb + vc);
-    if !denom.is_finite() {
-        // A degenerate triangle: its edges.
-        return [(a, b), (b, c), (c, a)]
-            .map(|(s, e)| {
-                let t = ((p - s).dot(e - s) / (e - s).length_squared().max(f32::MIN_POSITIVE))
-                    .clamp(0.0, 1.0);
-                p.distance(s + (e - s) * t)
-            })
-            .into_iter()
-            .fold(f32::INFINITY, f32::min);
-    }
-    p.distance(a + ab * (vb * denom) + ac * (vc * denom))
+    p.distance(closest_point_on_triangle(p, a, b, c))
 }
 
 #[cfg(test)]
