@@ -26,10 +26,14 @@
 //! - Cancelling (the `cancel` flag, or a `cancel` file in the folder) stops within a substep
 //!   and keeps every finished frame; `resume` continues from the last one, bit-identically to
 //!   an uninterrupted bake.
+//! - The manifest records the size and hash of every frame file once it is complete; `resume`
+//!   checks every frame it keeps and bakes again from the first damaged one (a damaged
+//!   surface alone is meshed again).
 
 mod cancel;
 mod consent;
 mod files;
+mod ledger;
 mod pipeline;
 mod resume;
 mod set_aside;
@@ -40,12 +44,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-pub use files::remove_stale_cancel;
+pub use files::{clear_stale_requests, remove_stale_cancel};
 pub use pipeline::FrameHook;
 pub use set_aside::REPLACED_FOLDER;
 pub use surface_hook::surface_hook;
 
-use crate::cache::{BakeState, CacheDir, CacheLock, Manifest, Status};
+use crate::cache::{BakeState, CacheDir, CacheLock, FileRecord, FrameRecords, Manifest, Status};
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 use crate::sim::{FrameStats, LiquidParticles, PassCapReport, Simulation};
@@ -128,6 +132,9 @@ pub struct BakeSummary {
     /// Solver figures of the frames this run simulated.
     pub stats: Vec<FrameStats>,
     pub elapsed_s: f64,
+    /// What a resume found broken in the frames it would have kept, one line per file
+    /// (naming it and what it did about it); empty when every frame checked out.
+    pub repairs: Vec<String>,
 }
 
 /// Bakes `scene` into `cache_dir` (created if missing). Calls `on_progress` after every frame.
@@ -157,10 +164,11 @@ pub fn bake_locked(
     let cache = CacheDir::new(lock.folder());
     set_aside::recover(&cache)?;
     // Everything that can fail on bad input happens here, before the cache is touched.
-    let (sim, resumed) = start_simulation(&scene, &cache, options.resume)?;
-    let replaced = match resumed {
-        Some(frame) => {
-            files::clear_frames_after(&cache, frame)?;
+    let (sim, resumed, repairs) = start_simulation(&scene, &cache, options.resume)?;
+    let replaced = match &resumed {
+        Some(point) => {
+            files::clear_frames_after(&cache, point.frame)?;
+            files::remove_surfaces(&cache, &point.broken_surfaces)?;
             set_aside::existing(&cache)
         }
         None => {
@@ -170,7 +178,8 @@ pub fn bake_locked(
             set_aside::set_aside(&cache)?
         }
     };
-    let result = write_bake(&scene, cache, sim, resumed, options, on_progress);
+    let resumed_from = resumed.as_ref().map(|point| point.frame);
+    let result = write_bake(&scene, cache, sim, resumed, repairs, options, on_progress);
     let Some(replaced) = replaced else {
         return result;
     };
@@ -181,7 +190,7 @@ pub fn bake_locked(
         }
         // A fresh bake that failed gives the folder its earlier bake back; a failed resume
         // leaves its own frames (and the set-aside bake) for the next try.
-        Err(e) if resumed.is_none() => Err(replaced.restore_after(e)),
+        Err(e) if resumed_from.is_none() => Err(replaced.restore_after(e)),
         other => other,
     }
 }
@@ -191,23 +200,31 @@ fn write_bake(
     scene: &Scene,
     cache: CacheDir,
     sim: Simulation,
-    resumed: Option<i32>,
+    resumed: Option<Resumed>,
+    repairs: Vec<String>,
     options: &BakeOptions,
     on_progress: &mut dyn FnMut(&BakeProgress),
 ) -> Result<BakeSummary> {
     let mut manifest = Manifest::for_scene(scene);
     manifest.surface = options.surface.clone();
-    manifest.last_complete_frame = resumed;
+    let resumed = resumed.map(|point| {
+        manifest.last_complete_frame = Some(point.frame);
+        manifest.frames = point.records;
+        point.frame
+    });
     scene.save(&cache.scene())?;
-    manifest.write(&cache.manifest())?;
+    let ledger = Arc::new(ledger::Ledger::start(cache.manifest(), manifest)?);
 
     let mut run = Run {
         cache,
-        manifest,
+        ledger: ledger.clone(),
+        frame_start: scene.settings.frame_start,
+        frame_end: scene.settings.frame_end,
         frames_total: scene.settings.frame_count(),
         started: Instant::now(),
         stats: Vec::new(),
         last_progress: None,
+        repairs,
     };
     let done = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
@@ -217,7 +234,7 @@ fn write_bake(
             scope.spawn(move || cancel::watch_file(&file, cancel, done));
         }
         let mut pipeline =
-            pipeline::Pipeline::start(scope, frame_hook(scene, options), run.cache.clone());
+            pipeline::Pipeline::start(scope, frame_hook(scene, options, ledger), run.cache.clone());
         let result = run
             .mesh_missing_surfaces(resumed, options.surface.is_some(), &mut pipeline)
             .and_then(|()| run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress));
@@ -229,12 +246,20 @@ fn write_bake(
     run.finish(result)
 }
 
-/// The mesher and the caller's hook, as one hook for the post-processing thread.
-fn frame_hook(scene: &Scene, options: &BakeOptions) -> Option<FrameHook> {
+/// The mesher (recording each surface in the manifest) and the caller's hook, as one hook
+/// for the post-processing thread.
+fn frame_hook(
+    scene: &Scene,
+    options: &BakeOptions,
+    ledger: Arc<ledger::Ledger>,
+) -> Option<FrameHook> {
+    let record: FrameHook = Arc::new(move |frame, _, cache| {
+        ledger.surface_written(frame, FileRecord::of_file(&cache.surface(frame))?)
+    });
     let mesher = options
         .surface
         .clone()
-        .map(|s| surface_hook(std::sync::Arc::new(scene.clone()), s));
+        .map(|s| surface_hook::chain(surface_hook(Arc::new(scene.clone()), s), record));
     match (mesher, options.on_frame.clone()) {
         (Some(a), Some(b)) => Some(surface_hook::chain(a, b)),
         (a, b) => a.or(b),
@@ -263,32 +288,52 @@ fn with_frame_range(scene: &Scene, frames: Option<(i32, i32)>) -> Result<Scene> 
     Ok(scene)
 }
 
-/// Builds the simulation, from the scene's initial state or from the cache's last complete
-/// frame. Reads the cache but never modifies it.
+/// Where a resume continues: the last good frame and the checked records of the kept ones.
+struct Resumed {
+    frame: i32,
+    records: FrameRecords,
+    broken_surfaces: Vec<i32>,
+}
+
+/// Builds the simulation, from the scene's initial state or from the cache's last good
+/// frame; with it, what a resume found broken (see [`BakeSummary::repairs`]). Reads the
+/// cache but never modifies it.
 fn start_simulation(
     scene: &Scene,
     cache: &CacheDir,
     resume: bool,
-) -> Result<(Simulation, Option<i32>)> {
+) -> Result<(Simulation, Option<Resumed>, Vec<String>)> {
     scene.validate()?;
-    if resume {
-        if let Some(point) = resume::find_resume_point(scene, cache)? {
-            let sim = Simulation::resume(scene, point.frame, point.particles)?;
-            return Ok((sim, Some(point.frame)));
-        }
+    if !resume {
+        return Ok((Simulation::new(scene)?, None, Vec::new()));
     }
-    Ok((Simulation::new(scene)?, None))
+    let (point, repairs) = resume::find_resume_point(scene, cache)?;
+    let Some(point) = point else {
+        return Ok((Simulation::new(scene)?, None, repairs));
+    };
+    let sim = Simulation::resume(scene, point.frame, point.particles)?;
+    let resumed = Resumed {
+        frame: point.frame,
+        records: point.records,
+        broken_surfaces: point.broken_surfaces,
+    };
+    Ok((sim, Some(resumed), repairs))
 }
 
 /// The state of one bake run while it writes frames.
 struct Run {
     cache: CacheDir,
-    manifest: Manifest,
+    /// The manifest, shared with the mesher's thread.
+    ledger: Arc<ledger::Ledger>,
+    frame_start: i32,
+    frame_end: i32,
     frames_total: u32,
     started: Instant,
     stats: Vec<FrameStats>,
     /// Progress of the last frame written, for the final status.
     last_progress: Option<BakeProgress>,
+    /// What the resume found broken (see [`BakeSummary::repairs`]).
+    repairs: Vec<String>,
 }
 
 impl Run {
@@ -303,7 +348,7 @@ impl Run {
         let (Some(last), true) = (resumed, meshing) else {
             return Ok(());
         };
-        for frame in self.manifest.frame_start..=last {
+        for frame in self.frame_start..=last {
             if !self.cache.surface(frame).exists() {
                 let particles = crate::cache::read_particles(&self.cache.particles(frame))?;
                 pipeline.submit(frame, &particles)?;
@@ -321,41 +366,48 @@ impl Run {
         pipeline: &mut pipeline::Pipeline,
         on_progress: &mut dyn FnMut(&BakeProgress),
     ) -> Result<BakeOutcome> {
-        if resumed.is_none() {
-            crate::cache::write_particles(
-                &self.cache.particles(sim.frame()),
-                sim.frame(),
-                sim.liquid(),
-            )?;
-        }
-        self.frame_written(&sim, None, on_progress)?;
+        // The frame a resume starts from is on disk and recorded already.
+        let first = match resumed {
+            Some(_) => None,
+            None => Some(self.write_particles(&sim)?),
+        };
+        self.frame_written(&sim, first, None, on_progress)?;
         if resumed.is_none() {
             pipeline.submit(sim.frame(), sim.liquid())?;
         }
-        while sim.frame() < self.manifest.frame_end {
+        while sim.frame() < self.frame_end {
             let stats = match sim.step_frame(stop) {
                 Ok(stats) => stats,
                 Err(GloopError::Cancelled) => return Ok(BakeOutcome::Cancelled),
                 Err(e) => return Err(e),
             };
-            let frame = sim.frame();
-            crate::cache::write_particles(&self.cache.particles(frame), frame, sim.liquid())?;
+            let record = self.write_particles(&sim)?;
             self.stats.push(stats.clone());
-            self.frame_written(&sim, Some(stats), on_progress)?;
-            pipeline.submit(frame, sim.liquid())?;
+            self.frame_written(&sim, Some(record), Some(stats), on_progress)?;
+            pipeline.submit(sim.frame(), sim.liquid())?;
         }
         Ok(BakeOutcome::Finished)
     }
 
-    /// Records a frame whose particle file is on disk: manifest, status, progress.
+    /// Writes the particle file of the simulation's frame; returns its record. The record is
+    /// read back from the file (from the page cache, just written): what is checked later is
+    /// what is on disk, whatever wrote it.
+    fn write_particles(&self, sim: &Simulation) -> Result<FileRecord> {
+        let path = self.cache.particles(sim.frame());
+        crate::cache::write_particles(&path, sim.frame(), sim.liquid())?;
+        FileRecord::of_file(&path)
+    }
+
+    /// Records a frame whose particle file is on disk (`record`: `None` if recorded
+    /// already): manifest, status, progress.
     fn frame_written(
         &mut self,
         sim: &Simulation,
+        record: Option<FileRecord>,
         stats: Option<FrameStats>,
         on_progress: &mut dyn FnMut(&BakeProgress),
     ) -> Result<()> {
-        self.manifest.last_complete_frame = Some(sim.frame());
-        self.manifest.write(&self.cache.manifest())?;
+        self.ledger.particles_written(sim.frame(), record)?;
         let progress = self.progress(
             sim.frame(),
             sim.liquid(),
@@ -376,7 +428,7 @@ impl Run {
         object_particles: usize,
         stats: Option<FrameStats>,
     ) -> BakeProgress {
-        let frames_done = (frame - self.manifest.frame_start + 1).max(0) as u32;
+        let frames_done = (frame - self.frame_start + 1).max(0) as u32;
         let elapsed_s = self.started.elapsed().as_secs_f64();
         let remaining = self.frames_total.saturating_sub(frames_done);
         // From this run's own pace; the first (initial/resumed) frame costs no solving.
@@ -420,9 +472,9 @@ impl Run {
     /// Writes the final status and builds the summary.
     fn finish(self, result: Result<BakeOutcome>) -> Result<BakeSummary> {
         let last_frame = self
-            .manifest
-            .last_complete_frame
-            .unwrap_or(self.manifest.frame_start - 1);
+            .ledger
+            .last_complete_frame()
+            .unwrap_or(self.frame_start - 1);
         let progress = BakeProgress {
             elapsed_s: self.started.elapsed().as_secs_f64(),
             ..self
@@ -447,6 +499,7 @@ impl Run {
             last_frame,
             stats: self.stats,
             elapsed_s: self.started.elapsed().as_secs_f64(),
+            repairs: self.repairs,
         })
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use gloop::cache::{read_particles, CacheDir, CacheLock, Manifest};
+use gloop::cache::{read_particles, CacheDir, CacheLock, FileRecord, Manifest};
 use gloop::scene::Scene;
 use gloop::surface::{mesh_liquid, write_surface_ply, ObstacleSurface, SurfaceSettings};
 use gloop::{GloopError, Result};
@@ -40,6 +40,7 @@ pub fn run(dir: &Path, frames: Option<(i32, i32)>, settings: SurfaceSettings) ->
         false => None,
     };
     let mut triangles = 0;
+    manifest.surface = Some(settings.clone());
     for &frame in &selected {
         let particles = read_particles(&cache.particles(frame))?;
         let obstacles = scene
@@ -48,12 +49,14 @@ pub fn run(dir: &Path, frames: Option<(i32, i32)>, settings: SurfaceSettings) ->
         let mesh = mesh_liquid(&particles, manifest.particle_radius, &settings, &obstacles);
         triangles = mesh.triangles.len();
         write_surface_ply(&cache.surface(frame), &mesh)?;
+        // Recorded frame by frame: stopped part-way, every surface still matches its record
+        // (a resume would otherwise take the re-meshed ones for damaged).
+        manifest.record_surface(frame, FileRecord::of_file(&cache.surface(frame))?);
+        manifest.write(&cache.manifest())?;
         bar.set_message(format!("frame {frame}: {triangles} triangles"));
         bar.inc(1);
     }
     bar.finish_and_clear();
-    manifest.surface = Some(settings);
-    manifest.write(&cache.manifest())?;
     println!(
         "meshed {} frames in {} (last: {triangles} triangles)",
         selected.len(),
