@@ -5,7 +5,17 @@ import bpy
 from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
-from . import emission, estimate, export, operators, preflight, render_settings, resolution, shading
+from . import (
+    cache_lock,
+    emission,
+    estimate,
+    export,
+    operators,
+    preflight,
+    render_settings,
+    resolution,
+    shading,
+)
 
 # User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
 LIQUID_PRESET_SUBDIR = "gloop/liquid"
@@ -239,11 +249,21 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
             layout.progress(factor=s.progress, text=s.status_text or "Baking…")
             layout.operator("gloop.bake_cancel", icon="CANCEL")
             return
-        row = layout.row(align=True)
+        # Another Blender or a terminal bake writing this folder: say who, and grey the
+        # buttons (the operators refuse too). Checked at most once a second (`cache_lock`).
+        in_use = cache_lock.in_use_by(operators._cache_dir(s.id_data))
+        if in_use:
+            col = layout.column(align=True)
+            col.alert = True
+            for i, line in enumerate(preflight.wrap(f"In use by {in_use}")):
+                col.label(text=line, icon="LOCKED" if i == 0 else "BLANK1")
+        buttons = layout.column()
+        buttons.enabled = not in_use
+        row = buttons.row(align=True)
         row.scale_y = 1.3
         row.operator("gloop.bake", icon="PHYSICS")
         row.operator("gloop.bake_resume", icon="PLAY")
-        layout.operator("gloop.free_bake", icon="TRASH")
+        buttons.operator("gloop.free_bake", icon="TRASH")
         if s.status_text:
             layout.label(text=s.status_text)
         if s.bake_warning:
