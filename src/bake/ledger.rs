@@ -1,7 +1,12 @@
 //! The manifest while a bake writes frames. The solver's thread records each particle file
-//! and the mesher's thread each surface file as soon as it is complete; both rewrite
-//! `manifest.json` (atomically) under one mutex, so neither's record is lost to the other's
-//! write and the two never write the same temporary file at once.
+//! and the mesher's thread each surface file as soon as it is complete, under one mutex.
+//!
+//! `manifest.json` is rewritten (atomically, synced) once per frame, as before records
+//! existed: when a particle file is recorded, taking along the surfaces recorded since, and
+//! once more when the bake ends. A surface record only lags its file by about a frame; a
+//! process killed in between leaves that surface unrecorded, and a resume checks and records
+//! it then (see `resume.rs`). Syncing the manifest a second time per frame for it would cost
+//! more than all the hashing (see `examples/cache_record_bench.rs`).
 
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
@@ -35,11 +40,15 @@ impl Ledger {
         manifest.write(&self.path)
     }
 
-    /// Frame `frame`'s surface file is complete.
-    pub fn surface_written(&self, frame: i32, record: FileRecord) -> Result<()> {
-        let mut manifest = self.lock();
-        manifest.record_surface(frame, record);
-        manifest.write(&self.path)
+    /// Frame `frame`'s surface file is complete: recorded now, written with the next frame's
+    /// particle file or at the end ([`Ledger::write`]).
+    pub fn surface_written(&self, frame: i32, record: FileRecord) {
+        self.lock().record_surface(frame, record);
+    }
+
+    /// Writes the manifest as it stands (when the bake ends, however it ends).
+    pub fn write(&self) -> Result<()> {
+        self.lock().write(&self.path)
     }
 
     pub fn last_complete_frame(&self) -> Option<i32> {

@@ -233,8 +233,11 @@ fn write_bake(
             let (cancel, done) = (&*options.cancel, &done);
             scope.spawn(move || cancel::watch_file(&file, cancel, done));
         }
-        let mut pipeline =
-            pipeline::Pipeline::start(scope, frame_hook(scene, options, ledger), run.cache.clone());
+        let mut pipeline = pipeline::Pipeline::start(
+            scope,
+            frame_hook(scene, options, ledger.clone()),
+            run.cache.clone(),
+        );
         let result = run
             .mesh_missing_surfaces(resumed, options.surface.is_some(), &mut pipeline)
             .and_then(|()| run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress));
@@ -243,6 +246,10 @@ fn write_bake(
         let hook_result = pipeline.finish();
         result.and_then(|outcome| hook_result.map(|()| outcome))
     });
+    // The surfaces recorded since the last frame's write (whatever the outcome: a cancelled
+    // or failed bake keeps its frames too).
+    let written = ledger.write();
+    let result = result.and_then(|outcome| written.map(|()| outcome));
     run.finish(result)
 }
 
@@ -254,7 +261,8 @@ fn frame_hook(
     ledger: Arc<ledger::Ledger>,
 ) -> Option<FrameHook> {
     let record: FrameHook = Arc::new(move |frame, _, cache| {
-        ledger.surface_written(frame, FileRecord::of_file(&cache.surface(frame))?)
+        ledger.surface_written(frame, FileRecord::of_file(&cache.surface(frame))?);
+        Ok(())
     });
     let mesher = options
         .surface
