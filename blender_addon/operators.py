@@ -161,8 +161,8 @@ class _BakeBase:
 
     def execute(self, context):
         if getattr(self, "confirmed_in_dialog", False) and not bpy.app.background:
-            # The confirm dialog of `invoke` calls execute(): bake in the background as a
-            # click without a dialog does, not blocking the UI.
+            # The confirm dialog of `invoke` calls execute(): run the bake modally, as a
+            # click that needs no dialog does, rather than blocking the UI until it ends.
             return self._start_modal(context)
         job = _start(self, context, self.resume, self._consent())
         if job is None:
