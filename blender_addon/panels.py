@@ -5,7 +5,17 @@ import bpy
 from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
-from . import emission, estimate, export, operators, preflight, render_settings, resolution, shading
+from . import (
+    emission,
+    estimate,
+    export,
+    obstacle_count,
+    operators,
+    preflight,
+    render_settings,
+    resolution,
+    shading,
+)
 
 # User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
 LIQUID_PRESET_SUBDIR = "gloop/liquid"
@@ -142,6 +152,21 @@ class PHYSICS_PT_gloop_solid(_PhysicsPanel, bpy.types.Panel):
         layout.prop(s, "stickiness", text="Stickiness (m/s²)")
 
 
+def _redraw_properties_while_counting():
+    for window in bpy.context.window_manager.windows:
+        for area in window.screen.areas:
+            if area.type == "PROPERTIES":
+                area.tag_redraw()
+    return 0.25 if obstacle_count.pending() else None
+
+
+def _redraw_when_counted():
+    """Redraws the Properties editors until the obstacles' exact counts have arrived
+    (`obstacle_count` counts on a worker thread; the panel shows the area rule meanwhile)."""
+    if not bpy.app.timers.is_registered(_redraw_properties_while_counting):
+        bpy.app.timers.register(_redraw_properties_while_counting, first_interval=0.25)
+
+
 class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
     """Scene-wide: resolution, time, cache, bake buttons and progress. Shown on every object
     (and on the liquid object), like the Fluid domain's bake panel."""
@@ -206,12 +231,17 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
 
     @staticmethod
     def _draw_estimate(layout, figures):
+        e = figures.estimate
         box = layout.box().column(align=True)
-        box.label(text=f"≈ {figures.liquid:,} liquid + {figures.solid:,} object particles")
+        box.label(text=f"≈ {e.liquid:,} liquid + {e.solid:,} object particles")
         box.label(
-            text=f"≈ {estimate.human_bytes(figures.solver_bytes)} RAM, "
-            f"{estimate.human_bytes(figures.cache_bytes)} cache per frame"
+            text=f"≈ {estimate.human_bytes(e.ram_bytes)} RAM, "
+            f"{estimate.human_bytes(e.cache_bytes)} cache per frame"
         )
+        box.label(text=f"≈ {estimate.human_duration(e.seconds)} to bake (rough)")
+        if not e.exact:
+            box.label(text="Counting object particles…", icon="SORTTIME")
+            _redraw_when_counted()
         if figures.problems:
             # Red before Bake: each of these would make the bake fail.
             col = layout.column(align=True)
@@ -267,5 +297,8 @@ def register():
 
 
 def unregister():
+    if bpy.app.timers.is_registered(_redraw_properties_while_counting):
+        bpy.app.timers.unregister(_redraw_properties_while_counting)
+    obstacle_count.forget()
     for cls in reversed(CLASSES):
         bpy.utils.unregister_class(cls)

@@ -26,10 +26,7 @@ MOST_ROW_TRIANGLE_PAIRS = 1_000_000
 class Preflight(NamedTuple):
     radius: float
     automatic: resolution.Automatic | None  # what sets the radius, when Automatic sets it
-    liquid: int  # estimated liquid particles over the bake
-    solid: int  # estimated object particles
-    solver_bytes: int
-    cache_bytes: int  # per frame
+    estimate: estimate.Estimate  # what the bake will make and cost
     problems: list  # sentences naming the object, each a reason the bake would fail
 
 
@@ -184,9 +181,9 @@ def preflight(scene):
     automatic = resolution.automatic(objects) if scene.gloop.use_auto_radius else None
     radius = automatic.radius if automatic is not None else scene.gloop.particle_radius
     frames = export.frame_range(scene)
-    liquid, solid, solver_bytes, cache_bytes = estimate.estimate(scene, objects, frames, radius)
+    figures = estimate.estimate(scene, objects, frames, radius)
     found = problems_at(scene, objects, radius, frames, automatic)
-    return Preflight(radius, automatic, liquid, solid, solver_bytes, cache_bytes, found)
+    return Preflight(radius, automatic, figures, found)
 
 
 def wrap(sentence, width=46):
