@@ -27,11 +27,6 @@ TOUCH_TOLERANCE = 1e-5
 SIDES = (("−X", "+X"), ("−Y", "+Y"), ("bottom", "top"))
 
 
-def frame_start(scene):
-    s = scene.gloop
-    return scene.frame_start if s.use_scene_frame_range else s.frame_start
-
-
 def domain_objects(scene):
     """Mesh objects of type Domain in the scene (a valid scene has at most one)."""
     return [ob for ob in scene.objects if ob.type == "MESH" and ob.gloop.type == "DOMAIN"]
@@ -111,12 +106,12 @@ def _may_move(ob):
     return ob.animation_data is not None or ob.parent is not None or len(ob.constraints) > 0
 
 
-def problems(scene, objects):
+def problems(scene, objects, first_frame):
     """Sentences naming what is wrong with the domain: more than one, or one that does not
-    hold a liquid or emitter of `objects`. Said only when certain: judged on the objects' own
-    meshes as they are now, so a mesh its modifiers reshape, or an object that may be
-    elsewhere at the first frame while the playhead is not there, is left to the bake's check
-    (on the evaluated meshes at the first frame)."""
+    hold a liquid or emitter of `objects` at the bake's `first_frame`. Said only when
+    certain: judged on the objects' own meshes as they are now, so a mesh its modifiers
+    reshape, or an object that may be elsewhere at the first frame while the playhead is not
+    there, is left to the bake's check (on the evaluated meshes at the first frame)."""
     domains = domain_objects(scene)
     if len(domains) > 1:
         return [too_many(domains)]
@@ -125,7 +120,7 @@ def problems(scene, objects):
     box = world_bounds(domains[0])
     if box is None:
         return [f"Domain '{domains[0].name}' has no vertices: give it a box mesh"]
-    at_first_frame = scene.frame_current == frame_start(scene)
+    at_first_frame = scene.frame_current == first_frame
     found = []
     for ob in objects:
         if ob.gloop.type not in {"LIQUID", "EMITTER"} or any(m.show_viewport for m in ob.modifiers):

@@ -175,7 +175,7 @@ def problems_at(scene, objects, radius, frames, automatic=None):
             found.append(_liquid_problem(ob, radius))
         elif ob.gloop.type == "EMITTER":
             found.append(_emitter_problem(ob, radius))
-    found.extend(domain.problems(scene, objects))
+    found.extend(domain.problems(scene, objects, frames[0]))
     found.append(_cap_problem(scene, objects, radius, frames, automatic))
     return [problem for problem in found if problem]
 
