@@ -6,7 +6,7 @@ wooden floor); the script only adds what any render needs: a sky, a sun, a camer
 colour for the floor, and Gloop's own Liquid Render Settings. Run it from the repository root
 after building the wheel (`python blender_addon/build.py --zig --skip-zip`):
 
-    /work/main/.venv/bin/python tools/render_quick_honey.py [--frame 36] [--samples 64]
+    /work/main/.venv/bin/python tools/render_quick_honey.py [--frame 8] [--samples 64]
 """
 
 import argparse
@@ -31,7 +31,7 @@ CUBE = 0.06  # m: a 6 cm cube of honey, a little turned, its bottom 6 cm over th
 
 def arguments():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frame", type=int, default=36, help="frame to bake up to and render")
+    parser.add_argument("--frame", type=int, default=8, help="frame to bake up to and render")
     parser.add_argument("--samples", type=int, default=64)
     parser.add_argument("--size", type=int, nargs=2, default=(640, 400))
     parser.add_argument("--out", default=os.path.join(REPO, "docs", "quick_honey.png"))
@@ -39,7 +39,7 @@ def arguments():
     parser.add_argument(
         "--reuse", action="store_true", help="render from the cache's earlier bake, no new bake"
     )
-    parser.add_argument("--distance", type=float, default=0.45, help="camera distance, m")
+    parser.add_argument("--distance", type=float, default=0.40, help="camera distance, m")
     return parser.parse_args()
 
 
@@ -77,7 +77,7 @@ def light_and_camera(scene, target, distance):
     cam = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
     cam.data.lens = 60.0
     scene.collection.objects.link(cam)
-    tilt = math.radians(52.0)
+    tilt = math.radians(46.0)
     cam.location = (0.0, -distance * math.sin(tilt), target[2] + distance * math.cos(tilt))
     cam.rotation_euler = (tilt, 0.0, 0.0)
     scene.camera = cam
@@ -100,7 +100,7 @@ def main():
         else:
             assert bpy.ops.gloop.bake() == {"FINISHED"}, scene.gloop.status_text
         scene.frame_set(args.frame)
-        light_and_camera(scene, floor.location + Vector((0.0, 0.0, CUBE / 2.0)), args.distance)
+        light_and_camera(scene, floor.location + Vector((0.0, 0.0, CUBE / 4.0)), args.distance)
         render = scene.render
         render.engine = "CYCLES"
         if bpy.ops.gloop.liquid_render_settings.poll():  # only when Cycles' bounces fall short
