@@ -132,21 +132,19 @@ def world_bounds(ob):
     return corners.min(axis=0), corners.max(axis=0)
 
 
-def fall_height(ob, objects, margin):
+def fall_height(ob, objects, floor):
     """How far emitter `ob`'s liquid falls (straight down from the nozzle's centre) before it
-    lands on an obstacle whose bounds lie under it; without one, down to where the domain ends
-    (`margin` below the lowest object)."""
+    lands on an obstacle whose bounds lie under it; without one, down to the domain's `floor`
+    height, where it is removed."""
     lo, hi = world_bounds(ob)
     nozzle = 0.5 * (lo + hi)
     floors = []
-    lowest = lo[2]
     for other in objects:
         other_lo, other_hi = world_bounds(other)
-        lowest = min(lowest, other_lo[2])
         under = (other_lo[:2] <= nozzle[:2]).all() and (nozzle[:2] <= other_hi[:2]).all()
         if other.gloop.type == "OBSTACLE" and under and other_hi[2] <= nozzle[2]:
             floors.append(nozzle[2] - other_hi[2])
-    return min(floors) if floors else nozzle[2] - lowest + margin
+    return min(floors) if floors else max(nozzle[2] - floor, 0.0)
 
 
 def particles_of(ob, radius, fps, frames):
@@ -177,7 +175,9 @@ def _liquid_shape(ob, objects, radius, scene, frames):
     times = (poured - s.emit_frame_start) / fps
     flow, speed, _ = _emission(ob, radius)
     gravity = float(np.linalg.norm(scene.gravity)) if scene.use_gravity else 0.0
-    fall = fall_height(ob, objects, scene.gloop.domain_margin)
+    from . import domain  # domain measures objects with this module
+
+    fall = fall_height(ob, objects, domain.floor_height(scene, objects, radius))
     volumes, areas = stream.volume_and_area(times, area, flow, speed, gravity, fall)
     return float(volumes.mean()) / cell, float(areas.mean()), float(areas.max())
 

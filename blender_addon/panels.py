@@ -2,10 +2,12 @@
 its material in a sub-panel, and the scene-wide bake settings and buttons in "Gloop Bake"."""
 
 import bpy
+import numpy as np
 from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
 from . import (
+    domain,
     emission,
     estimate,
     export,
@@ -65,6 +67,19 @@ class PHYSICS_PT_gloop(_PhysicsPanel, bpy.types.Panel):
         layout = self.layout
         layout.use_property_split = True
         layout.prop(context.object.gloop, "type")
+        if context.object.gloop.type == "DOMAIN":
+            self._draw_domain_size(layout, context.object)
+
+    @staticmethod
+    def _draw_domain_size(layout, ob):
+        bounds = domain.world_bounds(ob)
+        if bounds is None:
+            layout.label(text="A domain needs a box mesh", icon="ERROR")
+            return
+        size = " × ".join(domain.length_text(float(d)) for d in bounds[1] - bounds[0])
+        col = layout.column(align=True)
+        col.label(text=f"Bounds {size}", icon="MESH_CUBE")
+        col.label(text="Liquid leaving them is removed", icon="BLANK1")
 
 
 class PHYSICS_PT_gloop_liquid(_PhysicsPanel, bpy.types.Panel):
@@ -200,7 +215,7 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         col.prop(s, "moves")
         col.prop(s, "max_density_iterations")
         layout.prop(s, "viscosity_model")
-        layout.prop(s, "domain_margin")
+        self._draw_domain(layout, scene, figures)
         layout.prop(s, "mesh_surface")
         if s.mesh_surface:
             col = layout.column(align=True)
@@ -228,6 +243,31 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         split = col.split(factor=0.4, align=True)
         split.label(text="")
         split.label(text=f"'{automatic.object_name}': {automatic.reason}")
+
+    @staticmethod
+    def _draw_domain(layout, scene, figures):
+        """The Domain object when there is one, otherwise the automatic domain's margin."""
+        domains = domain.domain_objects(scene)
+        if domains:
+            split = layout.split(factor=0.4, align=True)
+            split.alignment = "RIGHT"
+            split.label(text="Domain")
+            split.label(text=", ".join(f"'{ob.name}'" for ob in domains), icon="MESH_CUBE")
+            return
+        s = scene.gloop
+        layout.prop(s, "use_auto_margin")
+        bounds = [domain.world_bounds(ob) for ob in export.gloop_objects(scene)]
+        bounds = [b for b in bounds if b is not None]
+        if not s.use_auto_margin or figures is None or not bounds:
+            layout.prop(s, "domain_margin")
+            return
+        lo = np.min([b[0] for b in bounds], axis=0)
+        hi = np.max([b[1] for b in bounds], axis=0)
+        split = layout.split(factor=0.4, align=True)
+        split.alignment = "RIGHT"
+        split.label(text="Domain Margin")
+        margin = domain.automatic_margin((lo, hi), figures.radius)
+        split.label(text=domain.length_text(margin))
 
     @staticmethod
     def _draw_estimate(layout, figures):
