@@ -6,9 +6,9 @@ cached animation on the "Gloop Liquid" object, render with Cycles. The solver is
 process so a solver failure never takes Blender down.
 """
 
-from . import operators, panels, playback, properties
+from . import operators, panels, playback, properties, quick_honey
 
-_MODULES = (properties, operators, panels, playback)
+_MODULES = (properties, operators, panels, playback, quick_honey)
 
 
 def register():
