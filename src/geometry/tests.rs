@@ -15,7 +15,11 @@ fn box_is_closed_with_the_right_volume_and_area() {
 fn box_fill_gives_the_lattice_count() {
     // A 10 × 6 × 4 cell box of spacing 0.1 aligned with the lattice holds exactly 240 points.
     let m = box_mesh(Vec3::ZERO, Vec3::new(1.0, 0.6, 0.4));
-    let pts = fill_closed_mesh(&m.vertices, &m.triangles, 0.1);
+    let limits = FillLimits {
+        max_points: 1000,
+        max_row_tests: 1000,
+    };
+    let pts = fill_closed_mesh(&m.vertices, &m.triangles, 0.1, limits).unwrap();
     assert_eq!(pts.len(), 240);
     assert!(pts
         .iter()
