@@ -36,7 +36,18 @@ pub fn particles_made(object: &SceneObject, settings: &Settings) -> Result<u64, 
         Role::Emitter { emission, .. } => {
             sampling_within_limit(&vertices, triangles, settings, "its nozzle")?;
             let area = geometry::surface_area(&vertices, triangles);
-            let per_second = emission.resolve(area, r)?.particles_per_second;
+            let resolved = emission.resolve(area, r)?;
+            // Each layer of the stream leaves from that many nozzle points, which the nozzle
+            // holds as columns: a layer wider than the cap could never be emitted whole (a
+            // nozzle stretched 2,000 km once made a throat of 10⁵ columns).
+            let layer = resolved.stream_area / (4.0 * r as f64 * r as f64);
+            if !(layer <= cap as f64) {
+                return Err(format!(
+                    "its stream is {layer:.3e} particles across (its cross-section over (2r)²), \
+                     more than the cap max_particles = {cap}"
+                ));
+            }
+            let per_second = resolved.particles_per_second;
             let from = emission.frame_start.max(settings.frame_start) as f64;
             let to = emission.frame_end.min(settings.frame_end) as f64;
             let seconds = (to - from).max(0.0) / settings.fps as f64;
