@@ -276,7 +276,7 @@ fn mutate_value(root: &mut Value, rng: &mut Rng) -> String {
         }
         _ => {
             let settings = root.pointer_mut("/settings").and_then(Value::as_object_mut);
-            if let Some(settings) = settings {
+            if let Some(settings) = settings.filter(|s| !s.is_empty()) {
                 let keys: Vec<String> = settings.keys().cloned().collect();
                 let key = rng.pick(&keys).clone();
                 settings.insert(key.clone(), Value::from(*rng.pick(&SPECIAL_FLOATS)));

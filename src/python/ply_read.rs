@@ -254,7 +254,7 @@ fn decode_fixed_records(
     let len = stride
         .checked_mul(def.count)
         .ok_or_else(|| truncated(&def.name))?;
-    if payload.len() < *at + len {
+    if at.checked_add(len).is_none_or(|end| payload.len() < end) {
         return Err(truncated(&def.name));
     }
     let fixed = FixedRecords {
@@ -277,7 +277,11 @@ fn decode_index_lists(
     b: &[u8],
     at: &mut usize,
 ) -> std::result::Result<ElementData, String> {
-    let mut triangles = Vec::with_capacity(def.count);
+    // The header's count is not trusted with an allocation: each polygon takes at least 13
+    // bytes, so the bytes left bound how many can follow (a header claiming 4e9 faces once
+    // asked for 48 GB before reading one).
+    let remaining = b.len().saturating_sub(*at);
+    let mut triangles = Vec::with_capacity(def.count.min(remaining / 13));
     let mut polygon = Vec::new();
     let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
     for _ in 0..def.count {
