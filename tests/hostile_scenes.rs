@@ -199,8 +199,9 @@ fn periodic_domain_smaller_than_the_liquid() {
 
     // A period long enough for the kernels, but shorter than the liquid.
     let mut scene = tiny_scene(3);
-    scene.settings.domain.min = Vec3::new(-0.05, -1.0, -1.0);
-    scene.settings.domain.max = Vec3::new(0.05, 1.0, 1.0);
+    scene.settings.particle_radius = 0.005;
+    scene.settings.domain.min = Vec3::new(-0.04, -1.0, -1.0);
+    scene.settings.domain.max = Vec3::new(0.04, 1.0, 1.0);
     scene.settings.domain.periodic = [true, false, false];
     let stderr = bake_is_refused(&scene, "short_period.gloop", &[]);
     assert_mentions(&stderr, &["'Blob'", "axis 0", "wrap"]);

@@ -59,7 +59,12 @@ pub fn run_child(seed: u64, first: u64, count: u64, out: &mut dyn Write) {
     let deadline = Arc::new(Mutex::new(None::<Instant>));
     spawn_watchdog(Arc::clone(&cancel), Arc::clone(&deadline));
     for index in first..first.saturating_add(count) {
-        let input = case_input(seed, index);
+        // A mutation that panics is the harness's bug, reported like a case's.
+        let Ok(input) = catch_unwind(|| case_input(seed, index)) else {
+            let _ = writeln!(out, "fuzz start {index} (mutating)");
+            let _ = writeln!(out, "fuzz end {index} panic in the mutator");
+            continue;
+        };
         let _ = writeln!(out, "fuzz start {index} {}", input.label);
         let _ = out.flush();
         cancel.store(false, Ordering::SeqCst);
