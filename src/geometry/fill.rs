@@ -106,7 +106,7 @@ impl Crossings {
         }
         let (lo, hi) = super::bounds(vertices);
         let reach = lo.abs().max(hi.abs()).max_element() / spacing;
-        if !(reach <= LATTICE_INDEX_LIMIT) {
+        if reach.is_nan() || reach > LATTICE_INDEX_LIMIT {
             return Err(format!(
                 "it reaches {} m from the origin, {reach:.3e} lattice spacings: more than the \
                  {LATTICE_INDEX_LIMIT} single precision can place particles at",

@@ -41,7 +41,7 @@ pub fn particles_made(object: &SceneObject, settings: &Settings) -> Result<u64, 
             // holds as columns: a layer wider than the cap could never be emitted whole (a
             // nozzle stretched 2,000 km once made a throat of 10⁵ columns).
             let layer = resolved.stream_area / (4.0 * r as f64 * r as f64);
-            if !(layer <= cap as f64) {
+            if layer.is_nan() || layer > cap as f64 {
                 return Err(format!(
                     "its stream is {layer:.3e} particles across (its cross-section over (2r)²), \
                      more than the cap max_particles = {cap}"

@@ -90,7 +90,7 @@ impl Scene {
                     )));
                 }
                 let speed = initial_velocity.length();
-                if !(speed <= MAX_SPEED) {
+                if speed.is_nan() || speed > MAX_SPEED {
                     return Err(GloopError::scene(format!(
                         "{label}: initial_velocity has speed {speed} m/s; it must be finite and \
                          at most {MAX_SPEED} m/s"
@@ -114,7 +114,7 @@ impl Scene {
                         )));
                     }
                 }
-                if let Some(speed) = emission.speed.filter(|&v| !(v <= MAX_SPEED)) {
+                if let Some(speed) = emission.speed.filter(|&v| v.is_nan() || v > MAX_SPEED) {
                     return Err(GloopError::scene(format!(
                         "{label}: emission speed ({speed} m/s) must be at most {MAX_SPEED} m/s"
                     )));
@@ -201,7 +201,9 @@ impl Scene {
         for axis in 0..3 {
             let period = s.domain.max[axis] - s.domain.min[axis];
             let extent = hi[axis] - lo[axis];
-            if s.domain.periodic[axis] && !(extent <= period + 2.0 * s.particle_radius) {
+            if s.domain.periodic[axis]
+                && (extent.is_nan() || extent > period + 2.0 * s.particle_radius)
+            {
                 return Err(GloopError::scene(format!(
                     "{label} is {extent} m long along axis {axis} at frame {frame}, longer than \
                      the periodic domain's {period} m: its liquid would wrap onto itself; \
