@@ -28,6 +28,16 @@ fn main() {
         fuzz::run_child(n(1), n(2), n(3), &mut std::io::stdout());
         return;
     }
+    if let Some(i) = args.iter().position(|a| a == "--scan") {
+        // `--scan SEED COUNT`: only the mutations, for the mutator's own bugs.
+        let n = |k: usize| args[i + k].parse::<u64>().expect("--scan SEED COUNT");
+        for case in 0..n(2) {
+            if std::panic::catch_unwind(|| fuzz::case_input(n(1), case)).is_err() {
+                println!("mutator panicked at case {case}");
+            }
+        }
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--dump") {
         // `--dump SEED CASE`: the case's file, and its scene as JSON if it reads.
         let n = |k: usize| args[i + k].parse::<u64>().expect("--dump SEED CASE");

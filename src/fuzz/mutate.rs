@@ -359,7 +359,10 @@ fn scale_matrices(root: &mut Value, rng: &mut Rng) -> String {
             first_frame: *rng.pick(&[0, 1, 2, -2147483648]),
             matrices: vec![first, grown],
         };
-        object["motion"] = serde_json::to_value(motion).expect("a motion serializes");
+        if let Some(fields) = object.as_object_mut() {
+            let motion = serde_json::to_value(motion).expect("a motion serializes");
+            fields.insert("motion".into(), motion);
+        }
         return format!("grow-at-frame-2:{k}x{factor}");
     }
     let shear = rng.chance(0.5);
