@@ -9,6 +9,7 @@ pub mod bake;
 pub mod cache;
 pub mod demos;
 pub mod error;
+pub mod fuzz;
 pub mod geometry;
 pub mod scene;
 pub mod sim;

@@ -135,11 +135,15 @@ fn initial_particles(scene: &Scene) -> (Vec<Vec3>, Vec<Vec3>) {
     for o in &scene.objects {
         let world = geometry::world_vertices(&o.mesh, &o.motion, scene.settings.frame_start as f32);
         match o.role {
-            Role::Liquid { .. } => liquid.extend(geometry::fill_closed_mesh(
-                &world,
-                &o.mesh.triangles,
-                2.0 * r,
-            )),
+            Role::Liquid { .. } => liquid.extend(
+                geometry::fill_closed_mesh(
+                    &world,
+                    &o.mesh.triangles,
+                    2.0 * r,
+                    geometry::FillLimits::NONE,
+                )
+                .unwrap(),
+            ),
             Role::Obstacle { .. } => object.extend(
                 geometry::sample_surface(&world, &o.mesh.triangles, geometry::obstacle_spacing(r))
                     .iter()

@@ -32,6 +32,7 @@
 
 mod cancel;
 mod consent;
+mod contain;
 mod files;
 mod ledger;
 mod pipeline;
@@ -238,9 +239,12 @@ fn write_bake(
             frame_hook(scene, options, ledger.clone()),
             run.cache.clone(),
         );
-        let result = run
-            .mesh_missing_surfaces(resumed, options.surface.is_some(), &mut pipeline)
-            .and_then(|()| run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress));
+        let result = contain::contain_panic("the bake", || {
+            run.mesh_missing_surfaces(resumed, options.surface.is_some(), &mut pipeline)
+                .and_then(|()| {
+                    run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress)
+                })
+        });
         done.store(true, Ordering::Release);
         // Let the hook finish the frames already written, even after a cancel.
         let hook_result = pipeline.finish();

@@ -82,7 +82,10 @@ pub fn demo_counts(scene: &Scene) -> (usize, usize) {
         let world = geometry::world_vertices(&o.mesh, &o.motion, frame);
         match o.role {
             Role::Liquid { .. } => {
-                liquid += geometry::fill_closed_mesh(&world, &o.mesh.triangles, 2.0 * r).len()
+                let limits = geometry::FillLimits::NONE;
+                liquid += geometry::fill_closed_mesh(&world, &o.mesh.triangles, 2.0 * r, limits)
+                    .expect("a demo's liquid fills")
+                    .len()
             }
             Role::Obstacle { .. } => {
                 let spacing = geometry::obstacle_spacing(r);

@@ -1,6 +1,33 @@
 //! Filling a closed mesh with a lattice of liquid particles.
+//!
+//! Any mesh a scene file can hold must fill without a panic, an abort or a runaway: the work
+//! (one ray test per triangle and lattice row its bounding box covers) and the number of
+//! points are both counted before anything is allocated for them, and a fill that would exceed
+//! its `FillLimits` is refused with the count that did.
 
 use glam::Vec3;
+
+/// Lattice indices are kept within ±2²² spacings of the origin. Within that range
+/// `(i + 0.5) · spacing` is exact before its rounding, so consecutive points stay distinct and
+/// ordered in single precision; beyond it a lattice of f32 positions is no lattice (a mesh
+/// scaled by 1e30 once overflowed the row arithmetic here).
+pub const LATTICE_INDEX_LIMIT: f32 = 4_194_304.0;
+
+/// The most a fill may do: lattice points made, and ray tests (triangle × row) run. Each
+/// test that hits stores 16 bytes, so `max_row_tests` bounds the fill's working memory.
+#[derive(Clone, Copy, Debug)]
+pub struct FillLimits {
+    pub max_points: u64,
+    pub max_row_tests: u64,
+}
+
+impl FillLimits {
+    /// No limit but the lattice's range: for meshes the program made itself (the demos).
+    pub const NONE: FillLimits = FillLimits {
+        max_points: u64::MAX,
+        max_row_tests: u64::MAX,
+    };
+}
 
 /// Lattice points of spacing `spacing` inside the closed mesh, in deterministic order
 /// (x fastest). The lattice is anchored at the world origin, offset by half a spacing, so the
@@ -9,64 +36,185 @@ use glam::Vec3;
 /// Rays along +x are cast once per (y, z) row; each triangle is tested only against the rows
 /// its bounding box covers, and points between odd and even crossings are inside. Rays are
 /// nudged by a tiny irrational offset so they never run exactly through a shared edge.
-pub fn fill_closed_mesh(vertices: &[Vec3], triangles: &[[u32; 3]], spacing: f32) -> Vec<Vec3> {
-    if triangles.is_empty() {
-        return Vec::new();
-    }
-    let (lo, hi) = super::bounds(vertices);
-    let to_index = |x: f32| ((x / spacing) - 0.5).ceil() as i64;
-    let from_index = |i: i64| (i as f32 + 0.5) * spacing;
-    let (j0, j1) = (to_index(lo.y), to_index(hi.y));
-    let (k0, k1) = (to_index(lo.z), to_index(hi.z));
-    if j1 < j0 || k1 < k0 {
-        return Vec::new();
-    }
-    let rows_y = (j1 - j0 + 1) as usize;
-    let rows_z = (k1 - k0 + 1) as usize;
-    let nudge_y = spacing * 1.234_567e-4;
-    let nudge_z = spacing * 2.718_281e-4;
-    let mut hits: Vec<Vec<f32>> = vec![Vec::new(); rows_y * rows_z];
-    for t in triangles {
-        let [a, b, c] = t.map(|i| vertices[i as usize]);
-        let tlo = a.min(b).min(c);
-        let thi = a.max(b).max(c);
-        let (ja, jb) = (
-            to_index(tlo.y - nudge_y).max(j0),
-            (to_index(thi.y - nudge_y)).min(j1),
-        );
-        let (ka, kb) = (
-            to_index(tlo.z - nudge_z).max(k0),
-            (to_index(thi.z - nudge_z)).min(k1),
-        );
-        for k in ka..=kb {
-            for j in ja..=jb {
-                let (y, z) = (from_index(j) + nudge_y, from_index(k) + nudge_z);
-                if let Some(x) = ray_x_crossing(a, b, c, y, z) {
-                    hits[(k - k0) as usize * rows_y + (j - j0) as usize].push(x);
-                }
-            }
-        }
+pub fn fill_closed_mesh(
+    vertices: &[Vec3],
+    triangles: &[[u32; 3]],
+    spacing: f32,
+    limits: FillLimits,
+) -> Result<Vec<Vec3>, String> {
+    let Some(rows) = Crossings::gather(vertices, triangles, spacing, limits.max_row_tests)? else {
+        return Ok(Vec::new());
+    };
+    let count = rows.count();
+    if count > limits.max_points {
+        return Err(too_many_points(count, limits.max_points));
     }
     let mut points = Vec::new();
-    for k in k0..=k1 {
-        for j in j0..=j1 {
-            let row = &mut hits[(k - k0) as usize * rows_y + (j - j0) as usize];
-            if row.len() < 2 {
-                continue;
-            }
-            row.sort_by(f32::total_cmp);
-            for pair in row.chunks_exact(2) {
-                let (i_start, i_end) = (to_index(pair[0]), to_index(pair[1]) - 1);
-                for i in i_start..=i_end {
-                    let x = from_index(i);
-                    if x > pair[0] && x < pair[1] {
-                        points.push(Vec3::new(x, from_index(j), from_index(k)));
+    points
+        .try_reserve_exact(count as usize)
+        .map_err(|_| format!("no memory for {count} lattice points"))?;
+    rows.for_each_run(|j, k, i_start, i_end| {
+        let (y, z) = (rows.lattice(j), rows.lattice(k));
+        points.extend((i_start..=i_end).map(|i| Vec3::new(rows.lattice(i), y, z)));
+    });
+    Ok(points)
+}
+
+/// The number of points `fill_closed_mesh` would make, without making them (only the
+/// crossings are stored).
+pub fn count_fill(
+    vertices: &[Vec3],
+    triangles: &[[u32; 3]],
+    spacing: f32,
+    max_row_tests: u64,
+) -> Result<u64, String> {
+    Ok(Crossings::gather(vertices, triangles, spacing, max_row_tests)?.map_or(0, |r| r.count()))
+}
+
+fn too_many_points(count: u64, max: u64) -> String {
+    format!("it would make {count} lattice points, more than the {max} allowed")
+}
+
+/// Every ray crossing of the mesh, as (row, x) sorted by row then x. Rows are numbered z-major
+/// from the bounding box's corner, the order the points are made in.
+struct Crossings {
+    spacing: f32,
+    j0: i64,
+    k0: i64,
+    rows_y: u64,
+    hits: Vec<(u64, f32)>,
+}
+
+impl Crossings {
+    /// None when the mesh covers no row at all.
+    fn gather(
+        vertices: &[Vec3],
+        triangles: &[[u32; 3]],
+        spacing: f32,
+        max_row_tests: u64,
+    ) -> Result<Option<Self>, String> {
+        if !(spacing.is_finite() && spacing > 0.0) {
+            return Err(format!(
+                "the lattice spacing {spacing} is not a positive number"
+            ));
+        }
+        if triangles.is_empty() {
+            return Ok(None);
+        }
+        if let Some(i) = vertices.iter().position(|v| !v.is_finite()) {
+            return Err(format!("vertex {i} is not finite"));
+        }
+        let (lo, hi) = super::bounds(vertices);
+        let reach = lo.abs().max(hi.abs()).max_element() / spacing;
+        if reach.is_nan() || reach > LATTICE_INDEX_LIMIT {
+            return Err(format!(
+                "it reaches {} m from the origin, {reach:.3e} lattice spacings: more than the \
+                 {LATTICE_INDEX_LIMIT} single precision can place particles at",
+                lo.abs().max(hi.abs()).max_element()
+            ));
+        }
+        let to_index = |x: f32| ((x / spacing) - 0.5).ceil() as i64;
+        let (j0, j1) = (to_index(lo.y), to_index(hi.y));
+        let (k0, k1) = (to_index(lo.z), to_index(hi.z));
+        if j1 < j0 || k1 < k0 {
+            return Ok(None);
+        }
+        let rows_y = (j1 - j0 + 1) as u64;
+        let nudge_y = spacing * 1.234_567e-4;
+        let nudge_z = spacing * 2.718_281e-4;
+        // The rows each triangle's bounding box covers, clamped to the mesh's.
+        let row_range = |a: Vec3, b: Vec3, c: Vec3| {
+            let (tlo, thi) = (a.min(b).min(c), a.max(b).max(c));
+            let (ja, jb) = (
+                to_index(tlo.y - nudge_y).max(j0),
+                to_index(thi.y - nudge_y).min(j1),
+            );
+            let (ka, kb) = (
+                to_index(tlo.z - nudge_z).max(k0),
+                to_index(thi.z - nudge_z).min(k1),
+            );
+            (ja, jb, ka, kb)
+        };
+        let corners = |t: &[u32; 3]| t.map(|i| vertices[i as usize]);
+        let tests = triangles.iter().fold(0u64, |sum, t| {
+            let [a, b, c] = corners(t);
+            let (ja, jb, ka, kb) = row_range(a, b, c);
+            let across = (jb - ja + 1).max(0) as u64;
+            let up = (kb - ka + 1).max(0) as u64;
+            sum.saturating_add(across.saturating_mul(up))
+        });
+        if tests > max_row_tests {
+            return Err(format!(
+                "filling it would cast {tests} ray tests, more than the {max_row_tests} allowed \
+                 (its triangles' bounding boxes cover that many lattice rows)"
+            ));
+        }
+        let mut hits = Vec::new();
+        hits.try_reserve_exact(tests as usize)
+            .map_err(|_| format!("no memory for {tests} ray crossings"))?;
+        let from_index = |i: i64| (i as f32 + 0.5) * spacing;
+        for t in triangles {
+            let [a, b, c] = corners(t);
+            let (ja, jb, ka, kb) = row_range(a, b, c);
+            for k in ka..=kb {
+                for j in ja..=jb {
+                    let (y, z) = (from_index(j) + nudge_y, from_index(k) + nudge_z);
+                    if let Some(x) = ray_x_crossing(a, b, c, y, z) {
+                        let row = (k - k0) as u64 * rows_y + (j - j0) as u64;
+                        hits.push((row, x));
                     }
                 }
             }
         }
+        hits.sort_unstable_by(|p, q| p.0.cmp(&q.0).then(p.1.total_cmp(&q.1)));
+        Ok(Some(Crossings {
+            spacing,
+            j0,
+            k0,
+            rows_y,
+            hits,
+        }))
     }
-    points
+
+    fn lattice(&self, i: i64) -> f32 {
+        (i as f32 + 0.5) * self.spacing
+    }
+
+    /// Calls `f(j, k, first, last)` for each run of lattice points strictly between an odd
+    /// crossing and the next, in the order points are made.
+    fn for_each_run(&self, mut f: impl FnMut(i64, i64, i64, i64)) {
+        let to_index = |x: f32| ((x / self.spacing) - 0.5).ceil() as i64;
+        for row in self.hits.chunk_by(|p, q| p.0 == q.0) {
+            if row.len() < 2 {
+                continue;
+            }
+            let (j, k) = (
+                self.j0 + (row[0].0 % self.rows_y) as i64,
+                self.k0 + (row[0].0 / self.rows_y) as i64,
+            );
+            for pair in row.chunks_exact(2) {
+                let (a, b) = (pair[0].1, pair[1].1);
+                let (mut first, mut last) = (to_index(a), to_index(b) - 1);
+                // Rounding may put the ends on or past a crossing: only points strictly
+                // between the two are inside.
+                while first <= last && self.lattice(first) <= a {
+                    first += 1;
+                }
+                while first <= last && self.lattice(last) >= b {
+                    last -= 1;
+                }
+                if first <= last {
+                    f(j, k, first, last);
+                }
+            }
+        }
+    }
+
+    fn count(&self) -> u64 {
+        let mut count = 0u64;
+        self.for_each_run(|_, _, first, last| count += (last - first + 1) as u64);
+        count
+    }
 }
 
 /// Where the line {(x, y, z) : x ∈ ℝ} crosses triangle abc, if it does.

@@ -14,9 +14,9 @@ use glam::Vec3;
 use crate::scene::{SceneObject, TriMesh};
 
 pub use closest_point::closest_point_on_triangle;
-pub use fill::fill_closed_mesh;
+pub use fill::{count_fill, fill_closed_mesh, FillLimits, LATTICE_INDEX_LIMIT};
 pub use motion::world_vertices;
-pub use sampling::{sample_surface, SurfaceSample};
+pub use sampling::{sample_surface, sampling_cost, SamplingCost, SurfaceSample};
 pub use triangle_tree::TriangleTree;
 
 /// Nominal spacing of object particles on obstacle surfaces. They have radius

@@ -62,7 +62,7 @@ pub fn sample_surface(
             continue;
         }
         let normal = (b - a).cross(c - a).normalize_or_zero();
-        let n = ((longest / candidate_step).ceil() as u32).clamp(1, 4096);
+        let n = candidate_rows(longest, candidate_step);
         for i in 0..=n {
             for j in 0..=(n - i) {
                 let (u, v) = (i as f32 / n as f32, j as f32 / n as f32);
@@ -88,4 +88,52 @@ pub fn sample_surface(
         }
     }
     samples
+}
+
+/// Rows of the barycentric candidate lattice on a triangle whose longest edge is `longest`.
+fn candidate_rows(longest: f32, candidate_step: f32) -> u32 {
+    ((longest / candidate_step).ceil() as u32).clamp(1, 4096)
+}
+
+/// What `sample_surface` will cost before it runs: the candidates it tests (its time; each
+/// is a few hash lookups) and an upper bound on the samples it keeps (its memory).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SamplingCost {
+    pub candidates: u64,
+    pub max_samples: u64,
+}
+
+/// The cost of `sample_surface(vertices, triangles, spacing)`, in one pass over the triangles.
+///
+/// The samples one triangle keeps are at least `0.85 · spacing` apart (they share its normal,
+/// so they crowd each other out), and by Oler's inequality at most
+/// `(2/√3)·A/d² + P/(2d) + 1` points at least `d` apart fit in a convex region of area `A` and
+/// perimeter `P`. Each triangle keeps no more than that nor than its candidates, and the sum
+/// over triangles bounds the whole surface's samples.
+pub fn sampling_cost(vertices: &[Vec3], triangles: &[[u32; 3]], spacing: f32) -> SamplingCost {
+    let candidate_step = 0.25 * spacing;
+    // A hair under the sampler's distance, for the rounding of the samples' positions.
+    let d = 0.85 * spacing as f64 * (1.0 - 1e-4);
+    let mut cost = SamplingCost::default();
+    for t in triangles {
+        let [a, b, c] = t.map(|i| vertices[i as usize]);
+        let longest = (b - a).length().max((c - b).length()).max((a - c).length());
+        if longest.is_nan() || longest <= 0.0 {
+            continue;
+        }
+        let n = candidate_rows(longest, candidate_step) as u64;
+        let candidates = (n + 1) * (n + 2) / 2;
+        let (a, b, c) = (a.as_dvec3(), b.as_dvec3(), c.as_dvec3());
+        let area = 0.5 * (b - a).cross(c - a).length();
+        let perimeter = (b - a).length() + (c - b).length() + (a - c).length();
+        let packed = 2.0 / 3f64.sqrt() * area / (d * d) + perimeter / (2.0 * d) + 1.0;
+        let kept = if packed.is_finite() {
+            (packed.floor() as u64).min(candidates)
+        } else {
+            candidates
+        };
+        cost.candidates = cost.candidates.saturating_add(candidates);
+        cost.max_samples = cost.max_samples.saturating_add(kept);
+    }
+    cost
 }

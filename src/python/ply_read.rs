@@ -158,6 +158,7 @@ pub fn parse_ply(bytes: Vec<u8>) -> std::result::Result<PlyData, String> {
         .read_header(&mut reader)
         .map_err(|e| format!("not a valid PLY file: {e}"))?;
     let payload_start = reader.get_ref().position() as usize;
+    check_counts_against_size(&header, bytes.len().saturating_sub(payload_start))?;
     let elements = match header.encoding {
         Encoding::BinaryLittleEndian => decode_little_endian(&header, &bytes, payload_start)?,
         _ => decode_generic(&parser, &header, &mut reader)?,
@@ -167,6 +168,42 @@ pub fn parse_ply(bytes: Vec<u8>) -> std::result::Result<PlyData, String> {
         elements,
         bytes,
     })
+}
+
+/// The header's counts must be backed by the file: every record takes at least a byte per
+/// property (ASCII: a digit; binary: the scalar or the list's count), so a header claiming
+/// more records than the payload can hold is refused before any is read. An element without
+/// properties takes no bytes at all, so its count is refused outright (an "element face
+/// 4000000000" with none made the generic reader build four billion empty records).
+fn check_counts_against_size(header: &Header, payload: usize) -> std::result::Result<(), String> {
+    let binary = header.encoding != Encoding::Ascii;
+    let mut needed = 0usize;
+    for (name, def) in &header.elements {
+        if def.properties.is_empty() && def.count > 0 {
+            return Err(format!(
+                "element '{name}' has {} records but no properties",
+                def.count
+            ));
+        }
+        let record: usize = def
+            .properties
+            .values()
+            .map(|p| match (&p.data_type, binary) {
+                (PropertyType::Scalar(t), true) => scalar_size(t),
+                (PropertyType::List(count, _), true) => scalar_size(count),
+                (_, false) => 1,
+            })
+            .sum();
+        needed = def
+            .count
+            .checked_mul(record)
+            .and_then(|n| n.checked_add(needed))
+            .ok_or_else(|| truncated(name))?;
+        if needed > payload {
+            return Err(truncated(name));
+        }
+    }
+    Ok(())
 }
 
 fn scalar_size(t: &ScalarType) -> usize {
@@ -254,7 +291,7 @@ fn decode_fixed_records(
     let len = stride
         .checked_mul(def.count)
         .ok_or_else(|| truncated(&def.name))?;
-    if payload.len() < *at + len {
+    if at.checked_add(len).is_none_or(|end| payload.len() < end) {
         return Err(truncated(&def.name));
     }
     let fixed = FixedRecords {
@@ -277,7 +314,11 @@ fn decode_index_lists(
     b: &[u8],
     at: &mut usize,
 ) -> std::result::Result<ElementData, String> {
-    let mut triangles = Vec::with_capacity(def.count);
+    // The header's count is not trusted with an allocation: each polygon takes at least 13
+    // bytes, so the bytes left bound how many can follow (a header claiming 4e9 faces once
+    // asked for 48 GB before reading one).
+    let remaining = b.len().saturating_sub(*at);
+    let mut triangles = Vec::with_capacity(def.count.min(remaining / 13));
     let mut polygon = Vec::new();
     let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
     for _ in 0..def.count {

@@ -3,11 +3,14 @@
 
 pub mod adhesion;
 pub mod io;
+pub mod limits;
 pub mod materials;
 pub mod objects;
+mod particle_budget;
 pub mod presets;
 pub mod settings;
 mod validate;
+mod validate_numbers;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,13 +1,10 @@
 //! Scene validation: every check names the object or field that is wrong.
 
+use super::limits::MAX_SPEED;
 use super::settings::MAX_FRAME;
-use super::{Motion, Role, Scene};
+use super::{particle_budget, Motion, Role, Scene};
 use crate::error::{GloopError, Result};
 use crate::geometry;
-
-fn finite3(v: glam::Vec3) -> bool {
-    v.is_finite()
-}
 
 impl Scene {
     /// Checks everything that can be checked without simulating, including an estimate of the
@@ -15,155 +12,35 @@ impl Scene {
     pub fn validate(&self) -> Result<()> {
         self.validate_settings()?;
         self.validate_materials()?;
-        let mut estimated: u64 = 0;
+        let s = &self.settings;
+        let mut total: u64 = 0;
         for (index, object) in self.objects.iter().enumerate() {
             let label = format!("object '{}' (#{index})", object.name);
             self.validate_object(object, &label)?;
-            let count = estimate_particles(object, &self.settings);
-            self.validate_liquid_holds_a_particle(object, &label, count)?;
-            if count > self.settings.max_particles {
+            let at = format!("at frame {}, where its particles are made", s.frame_start);
+            let count = particle_budget::particles_made(object, s)
+                .map_err(|why| GloopError::scene(format!("{label} {at}: {why}")))?;
+            if count == 0 && matches!(object.role, Role::Liquid { .. }) {
                 return Err(GloopError::scene(format!(
-                    "{label} would need about {count} particles at particle_radius {} m, more \
-                     than the cap max_particles = {}; raise the radius or the cap",
-                    self.settings.particle_radius, self.settings.max_particles
+                    "{label} is too small to hold a liquid particle at particle_radius {} m \
+                     ({at}); lower the radius or enlarge the object",
+                    s.particle_radius
                 )));
             }
-            estimated += count;
+            if count > s.max_particles {
+                return Err(GloopError::scene(format!(
+                    "{label} would need up to {count} particles {at}, at particle_radius {} m: \
+                     more than the cap max_particles = {}; raise the radius or the cap",
+                    s.particle_radius, s.max_particles
+                )));
+            }
+            total = total.saturating_add(count);
         }
-        if estimated > self.settings.max_particles {
+        if total > s.max_particles {
             return Err(GloopError::scene(format!(
-                "the scene would need about {estimated} particles at particle_radius {} m, more \
+                "the scene would need up to {total} particles at particle_radius {} m, more \
                  than the cap max_particles = {}; raise the radius or the cap",
-                self.settings.particle_radius, self.settings.max_particles
-            )));
-        }
-        Ok(())
-    }
-
-    fn validate_settings(&self) -> Result<()> {
-        let s = &self.settings;
-        let bad =
-            |field: &str, why: &str| Err(GloopError::scene(format!("settings.{field} {why}")));
-        if !(s.fps.is_finite() && s.fps > 0.0) {
-            return bad("fps", "must be a positive number");
-        }
-        for (field, frame) in [("frame_start", s.frame_start), ("frame_end", s.frame_end)] {
-            if !(-MAX_FRAME..=MAX_FRAME).contains(&frame) {
-                return Err(GloopError::scene(format!(
-                    "settings.{field} ({frame}) must be a frame number from -{MAX_FRAME} to \
-                     {MAX_FRAME} (Blender's limit)"
-                )));
-            }
-        }
-        if s.frame_end < s.frame_start {
-            return bad("frame_end", "must not be before settings.frame_start");
-        }
-        if !(s.particle_radius.is_finite() && s.particle_radius > 0.0) {
-            return bad("particle_radius", "must be a positive number of metres");
-        }
-        if s.substeps == 0 || s.substeps > 1000 {
-            return bad("substeps", "must be between 1 and 1000");
-        }
-        if s.max_substeps < s.substeps || s.max_substeps > 1000 {
-            return Err(GloopError::scene(format!(
-                "settings.max_substeps ({}) must be at least settings.substeps ({}), the \
-                 fewest substeps a frame takes, and at most 1000",
-                s.max_substeps, s.substeps
-            )));
-        }
-        if s.moves == 0 || s.moves > 1000 {
-            return bad("moves", "must be between 1 and 1000");
-        }
-        if !finite3(s.gravity) {
-            return bad("gravity", "must be finite");
-        }
-        if !(s.density_tolerance.is_finite() && s.density_tolerance > 0.0) {
-            return bad(
-                "density_tolerance",
-                "must be a positive fraction (0.01 = 1%)",
-            );
-        }
-        if !(s.elastic_coefficient > 0.0 && s.elastic_coefficient <= 1.0) {
-            return bad("elastic_coefficient", "must be in (0, 1]");
-        }
-        if !(finite3(s.domain.min)
-            && finite3(s.domain.max)
-            && s.domain.min.cmplt(s.domain.max).all())
-        {
-            return bad("domain", "must have finite min < max on every axis");
-        }
-        if s.max_particles == 0 {
-            return bad("max_particles", "must be positive");
-        }
-        Ok(())
-    }
-
-    fn validate_materials(&self) -> Result<()> {
-        let m = &self.materials;
-        for l in &m.liquids {
-            let ok = l.density.is_finite()
-                && l.density > 0.0
-                && l.viscosity.is_finite()
-                && l.viscosity >= 0.0
-                && l.cohesion.is_finite()
-                && l.colour.iter().all(|c| c.is_finite());
-            if !ok {
-                return Err(GloopError::scene(format!(
-                    "liquid material '{}': density must be positive, viscosity non-negative, \
-                     cohesion and colour finite",
-                    l.name
-                )));
-            }
-        }
-        for s in &m.solids {
-            if !(s.friction.is_finite()
-                && (0.0..=1.0).contains(&s.friction)
-                && s.stickiness.is_finite())
-            {
-                return Err(GloopError::scene(format!(
-                    "solid material '{}': friction must be in [0, 1] and stickiness finite",
-                    s.name
-                )));
-            }
-        }
-        let names: Vec<&str> = m
-            .liquids
-            .iter()
-            .map(|l| l.name.as_str())
-            .chain(m.solids.iter().map(|s| s.name.as_str()))
-            .collect();
-        for (i, n) in names.iter().enumerate() {
-            if names[..i].contains(n) {
-                return Err(GloopError::scene(format!(
-                    "material name '{n}' is used twice"
-                )));
-            }
-        }
-        super::AdhesionMatrix::from_materials(m).map_err(GloopError::scene)?;
-        Ok(())
-    }
-
-    /// A liquid object that the 2r lattice misses entirely would bake nothing: the
-    /// simulation refuses it, but only once a bake has started. Only a liquid with few
-    /// lattice cells of volume can be missed, and filling one of those is cheap, so the check
-    /// is exact (the simulation's own fill) and costs nothing for the others.
-    fn validate_liquid_holds_a_particle(
-        &self,
-        object: &super::SceneObject,
-        label: &str,
-        estimated: u64,
-    ) -> Result<()> {
-        const FEW_CELLS: u64 = 1000;
-        if !matches!(object.role, Role::Liquid { .. }) || estimated >= FEW_CELLS {
-            return Ok(());
-        }
-        let r = self.settings.particle_radius;
-        let first = self.settings.frame_start as f32;
-        let world = geometry::world_vertices(&object.mesh, &object.motion, first);
-        if geometry::fill_closed_mesh(&world, &object.mesh.triangles, 2.0 * r).is_empty() {
-            return Err(GloopError::scene(format!(
-                "{label} is too small to hold a liquid particle at particle_radius {r} m; \
-                 lower the radius or enlarge the object"
+                s.particle_radius, s.max_particles
             )));
         }
         Ok(())
@@ -200,41 +77,98 @@ impl Scene {
                 "{label}: vertex {i} is not finite (NaN or inf)"
             )));
         }
-        match &object.motion {
-            Motion::Static { matrix } => {
-                if !matrix.is_finite() {
+        self.validate_motion(object, label)?;
+        match &object.role {
+            Role::Liquid {
+                initial_velocity, ..
+            } => {
+                let open = geometry::open_edge_count(mesh);
+                if open > 0 {
                     return Err(GloopError::scene(format!(
-                        "{label}: motion matrix is not finite (NaN or inf)"
+                        "{label}: a liquid mesh must be closed, but {open} edges belong to only \
+                         one triangle (or to more than two)"
+                    )));
+                }
+                let speed = initial_velocity.length();
+                if speed.is_nan() || speed > MAX_SPEED {
+                    return Err(GloopError::scene(format!(
+                        "{label}: initial_velocity has speed {speed} m/s; it must be finite and \
+                         at most {MAX_SPEED} m/s"
+                    )));
+                }
+                self.validate_periodic_extent(object, label)?;
+            }
+            Role::Emitter { emission, .. } => {
+                let area = geometry::nozzle_area(object, self.settings.frame_start);
+                emission
+                    .resolve(area, self.settings.particle_radius)
+                    .map_err(|why| GloopError::scene(format!("{label}: {why}")))?;
+                for (field, frame) in [
+                    ("frame_start", emission.frame_start),
+                    ("frame_end", emission.frame_end),
+                ] {
+                    if !(-MAX_FRAME..=MAX_FRAME).contains(&frame) {
+                        return Err(GloopError::scene(format!(
+                            "{label}: emission {field} ({frame}) must be a frame number from \
+                             -{MAX_FRAME} to {MAX_FRAME} (Blender's limit)"
+                        )));
+                    }
+                }
+                if let Some(speed) = emission.speed.filter(|&v| v.is_nan() || v > MAX_SPEED) {
+                    return Err(GloopError::scene(format!(
+                        "{label}: emission speed ({speed} m/s) must be at most {MAX_SPEED} m/s"
+                    )));
+                }
+                if emission.frame_end < emission.frame_start {
+                    return Err(GloopError::scene(format!(
+                        "{label}: emission frame_end is before frame_start"
                     )));
                 }
             }
+            Role::Obstacle { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Motion records complete and finite, at frames within Blender's range, and every pose
+    /// finite in world space (a finite matrix can still carry a vertex past f32's range).
+    fn validate_motion(&self, object: &super::SceneObject, label: &str) -> Result<()> {
+        let mesh = &object.mesh;
+        let (first_frame, poses) = match &object.motion {
+            Motion::Static { .. } => (0, 1),
             Motion::Rigid {
                 first_frame,
                 matrices,
-            } => {
-                if matrices.is_empty() {
-                    return Err(GloopError::scene(format!(
-                        "{label}: rigid motion has no matrices"
-                    )));
-                }
-                if let Some(k) = matrices.iter().position(|m| !m.is_finite()) {
-                    return Err(GloopError::scene(format!(
-                        "{label}: motion matrix of frame {} is not finite (NaN or inf)",
-                        first_frame + k as i32
-                    )));
-                }
-            }
+            } => (*first_frame, matrices.len()),
             Motion::Deforming {
                 first_frame,
                 positions,
-            } => {
-                if positions.is_empty() {
-                    return Err(GloopError::scene(format!(
-                        "{label}: deforming motion has no frames"
-                    )));
+            } => (*first_frame, positions.len()),
+        };
+        if poses == 0 {
+            return Err(GloopError::scene(format!(
+                "{label}: its motion has no frames"
+            )));
+        }
+        let last = i64::from(first_frame) + poses as i64 - 1;
+        if first_frame < -MAX_FRAME || last > i64::from(MAX_FRAME) {
+            return Err(GloopError::scene(format!(
+                "{label}: its motion's {poses} frames from frame {first_frame} must lie within \
+                 -{MAX_FRAME}..{MAX_FRAME} (Blender's limit)"
+            )));
+        }
+        let frame_of = |k: usize| first_frame + k as i32;
+        match &object.motion {
+            Motion::Static { matrix } => check_matrix(mesh, matrix, label, "its matrix")?,
+            Motion::Rigid { matrices, .. } => {
+                for (k, m) in matrices.iter().enumerate() {
+                    let what = format!("its matrix of frame {}", frame_of(k));
+                    check_matrix(mesh, m, label, &what)?;
                 }
+            }
+            Motion::Deforming { positions, .. } => {
                 for (k, frame) in positions.iter().enumerate() {
-                    let f = first_frame + k as i32;
+                    let f = frame_of(k);
                     if frame.len() != mesh.vertices.len() {
                         return Err(GloopError::scene(format!(
                             "{label}: frame {f} has {} vertex positions, the mesh has {}",
@@ -250,61 +184,59 @@ impl Scene {
                 }
             }
         }
-        match &object.role {
-            Role::Liquid {
-                initial_velocity, ..
-            } => {
-                let open = geometry::open_edge_count(mesh);
-                if open > 0 {
-                    return Err(GloopError::scene(format!(
-                        "{label}: a liquid mesh must be closed, but {open} edges belong to only \
-                         one triangle (or to more than two)"
-                    )));
-                }
-                if !initial_velocity.is_finite() {
-                    return Err(GloopError::scene(format!(
-                        "{label}: initial_velocity is not finite"
-                    )));
-                }
+        Ok(())
+    }
+
+    /// Along a periodic axis, liquid longer than the period would be wrapped onto itself:
+    /// particles stacked on particles, every one a neighbour of thousands (a ±1 mm periodic
+    /// domain around the honey drop took over 40 s a frame).
+    fn validate_periodic_extent(&self, object: &super::SceneObject, label: &str) -> Result<()> {
+        let s = &self.settings;
+        if !s.domain.periodic.contains(&true) {
+            return Ok(());
+        }
+        let frame = s.frame_start;
+        let world = geometry::world_vertices(&object.mesh, &object.motion, frame as f32);
+        let (lo, hi) = geometry::bounds(&world);
+        for axis in 0..3 {
+            let period = s.domain.max[axis] - s.domain.min[axis];
+            let extent = hi[axis] - lo[axis];
+            if s.domain.periodic[axis]
+                && (extent.is_nan() || extent > period + 2.0 * s.particle_radius)
+            {
+                return Err(GloopError::scene(format!(
+                    "{label} is {extent} m long along axis {axis} at frame {frame}, longer than \
+                     the periodic domain's {period} m: its liquid would wrap onto itself; \
+                     shrink it or widen settings.domain"
+                )));
             }
-            Role::Emitter { emission, .. } => {
-                let area = geometry::nozzle_area(object, self.settings.frame_start);
-                emission
-                    .resolve(area, self.settings.particle_radius)
-                    .map_err(|why| GloopError::scene(format!("{label}: {why}")))?;
-                if emission.frame_end < emission.frame_start {
-                    return Err(GloopError::scene(format!(
-                        "{label}: emission frame_end is before frame_start"
-                    )));
-                }
-            }
-            Role::Obstacle { .. } => {}
         }
         Ok(())
     }
 }
 
-/// Rough particle count of one object, before any particle is made (for the cap check).
-pub fn estimate_particles(object: &super::SceneObject, settings: &super::Settings) -> u64 {
-    let radius = settings.particle_radius;
-    let world = geometry::world_vertices(&object.mesh, &object.motion, f32::NEG_INFINITY);
-    let spacing = 2.0 * radius as f64;
-    match &object.role {
-        Role::Liquid { .. } => {
-            (geometry::enclosed_volume(&world, &object.mesh.triangles).abs() as f64
-                / spacing.powi(3)) as u64
-        }
-        Role::Obstacle { .. } => {
-            let s = geometry::obstacle_spacing(radius) as f64;
-            (geometry::surface_area(&world, &object.mesh.triangles) as f64 / (s * s)) as u64
-        }
-        Role::Emitter { emission, .. } => {
-            let frames = (emission.frame_end - emission.frame_start).max(0) as f64;
-            let area = geometry::nozzle_area(object, settings.frame_start);
-            let per_second = emission
-                .resolve(area, radius)
-                .map_or(0.0, |e| e.particles_per_second);
-            (per_second * frames / settings.fps as f64).ceil() as u64
+/// A finite matrix that keeps the mesh finite: the images of its bounding box's corners
+/// bound the images of all its vertices, at this pose and at any pose interpolated from it.
+fn check_matrix(mesh: &super::TriMesh, m: &glam::Mat4, label: &str, what: &str) -> Result<()> {
+    if !m.is_finite() {
+        return Err(GloopError::scene(format!(
+            "{label}: {what} is not finite (NaN or inf)"
+        )));
+    }
+    let (lo, hi) = geometry::bounds(&mesh.vertices);
+    let corners = (0..8).map(|c| {
+        glam::Vec3::new(
+            if c & 1 == 0 { lo.x } else { hi.x },
+            if c & 2 == 0 { lo.y } else { hi.y },
+            if c & 4 == 0 { lo.z } else { hi.z },
+        )
+    });
+    for corner in corners {
+        if !m.transform_point3(corner).is_finite() {
+            return Err(GloopError::scene(format!(
+                "{label}: {what} carries the mesh beyond single precision's range"
+            )));
         }
     }
+    Ok(())
 }

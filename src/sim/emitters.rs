@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use super::LiquidParticles;
 use crate::geometry::{self, SurfaceSample};
+use crate::scene::limits::max_sampling_candidates;
 use crate::scene::{Emission, ResolvedEmission, Role, Scene, SceneObject};
 
 pub struct Emitter {
@@ -54,7 +55,9 @@ impl Emitter {
                 let per_layer = (resolved.stream_area / (4.0 * r as f64 * r as f64)).round();
                 let vertices = geometry::world_vertices(&object.mesh, &object.motion, frame as f32);
                 let triangles = &object.mesh.triangles;
-                let points = nozzle_points(&vertices, triangles, r, per_layer.max(1.0) as usize);
+                let budget = max_sampling_candidates(scene.settings.max_particles);
+                let points =
+                    nozzle_points(&vertices, triangles, r, per_layer.max(1.0) as usize, budget);
                 Some(Emitter {
                     object: index,
                     stride: golden_stride(points.len() as u64),
@@ -71,8 +74,10 @@ impl Emitter {
     /// Particles emitted from the start of the bake up to `frame` (fractional).
     pub fn emitted_by(&self, frame: f64, fps: f32) -> u64 {
         let e = &self.emission;
-        let active =
-            (frame - e.frame_start as f64).clamp(0.0, (e.frame_end - e.frame_start) as f64);
+        // In f64: the difference of two i32 frames may not fit an i32 (validation bounds
+        // them, but a wrapped difference made `clamp` panic on a worker thread once).
+        let window = (e.frame_end as f64 - e.frame_start as f64).max(0.0);
+        let active = (frame - e.frame_start as f64).clamp(0.0, window);
         (self.resolved.particles_per_second * active / fps as f64 + 1e-9).floor() as u64
     }
 
@@ -293,27 +298,36 @@ impl<'a> Nozzle<'a> {
 /// The surface sampler keeps its points at least 0.85 of its spacing apart, which packs them
 /// denser than the lattice. Its spacing is widened by the square root of that excess, twice,
 /// which brings the density within a few percent of the lattice's; then narrowed, if need be,
-/// until there are `count` points.
+/// until there are `count` points. A resampling that would test more than `max_candidates`
+/// points is skipped (validation checked the first, at 2r), so no nozzle runs away.
 fn nozzle_points(
     vertices: &[Vec3],
     triangles: &[[u32; 3]],
     r: f32,
     count: usize,
+    max_candidates: u64,
 ) -> Vec<SurfaceSample> {
     let area = geometry::surface_area(vertices, triangles);
     let lattice_density = 1.0 / (4.0 * r * r);
     let mut spacing = 2.0 * r;
+    let affordable = |spacing: f32| {
+        geometry::sampling_cost(vertices, triangles, spacing).candidates <= max_candidates
+    };
     let mut samples = geometry::sample_surface(vertices, triangles, spacing);
     for _ in 0..2 {
         if area <= 0.0 || samples.len() < 2 {
             break;
         }
         let density = samples.len() as f32 / area;
-        spacing *= (density / lattice_density).sqrt();
+        let wider = spacing * (density / lattice_density).sqrt();
+        if !affordable(wider) {
+            break;
+        }
+        spacing = wider;
         samples = geometry::sample_surface(vertices, triangles, spacing);
     }
     for _ in 0..20 {
-        if samples.len() >= count {
+        if samples.len() >= count || !affordable(spacing * 0.9) {
             break;
         }
         spacing *= 0.9;

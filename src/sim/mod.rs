@@ -35,6 +35,7 @@ pub use viscosity_implicit::profile as implicit_viscosity_profile;
 
 use crate::error::{GloopError, Result};
 use crate::geometry;
+use crate::scene::limits::max_fill_row_tests;
 use crate::scene::{Motion, Role, Scene, SceneObject, TriMesh, ViscosityModel};
 use emitters::Emitter;
 use neighbourhoods::Neighbourhoods;
@@ -81,7 +82,13 @@ impl Simulation {
             let m = scene.materials.liquid_index(material).expect("validated");
             let colour = scene.materials.liquids[m].colour;
             let vertices = geometry::world_vertices(&object.mesh, &object.motion, frame as f32);
-            let points = geometry::fill_closed_mesh(&vertices, &object.mesh.triangles, 2.0 * r);
+            let limits = geometry::FillLimits {
+                max_points: scene.settings.max_particles,
+                max_row_tests: max_fill_row_tests(scene.settings.max_particles),
+            };
+            let points =
+                geometry::fill_closed_mesh(&vertices, &object.mesh.triangles, 2.0 * r, limits)
+                    .map_err(|why| GloopError::scene(format!("object '{}': {why}", object.name)))?;
             if points.is_empty() {
                 return Err(GloopError::scene(format!(
                     "object '{}' is too small to hold a liquid particle at particle_radius {r} m",

@@ -1,0 +1,80 @@
+//! How many particles each object will make, known before any is made, so the cap
+//! `max_particles` refuses a scene before its particles fill the memory (issue 35: a liquid
+//! scaled ×20 at the bake's first frame reached 3.6 GB before it was refused).
+//!
+//! Every object becomes particles at one pose, the bake's first frame (`settings.frame_start`,
+//! which `--frames` moves): liquids are filled there, obstacles and emitter nozzles sampled
+//! there, and their samples follow the surface from then on. So the count is taken at that
+//! pose, whichever pose the scene's motion starts with:
+//! - a liquid's count is exact: the fill's own count, from its ray crossings alone;
+//! - an obstacle's is an upper bound from its triangles' areas and perimeters
+//!   (`geometry::sampling_cost`);
+//! - an emitter's is what it emits within the bake's frames, plus one.
+//!
+//! The work of the fill and of the sampling is bounded first (`limits`), so counting is cheap
+//! whatever the mesh.
+
+use super::limits::{max_fill_row_tests, max_sampling_candidates};
+use super::{Role, SceneObject, Settings};
+use crate::geometry;
+
+/// Particles `object` makes over the bake, or why it cannot be made within the limits.
+pub fn particles_made(object: &SceneObject, settings: &Settings) -> Result<u64, String> {
+    let r = settings.particle_radius;
+    let frame = settings.frame_start;
+    let vertices = geometry::world_vertices(&object.mesh, &object.motion, frame as f32);
+    let triangles = &object.mesh.triangles;
+    let cap = settings.max_particles;
+    match &object.role {
+        Role::Liquid { .. } => {
+            geometry::count_fill(&vertices, triangles, 2.0 * r, max_fill_row_tests(cap))
+        }
+        Role::Obstacle { .. } => {
+            let cost = sampling_within_limit(&vertices, triangles, settings, "its surface")?;
+            Ok(cost.max_samples)
+        }
+        Role::Emitter { emission, .. } => {
+            sampling_within_limit(&vertices, triangles, settings, "its nozzle")?;
+            let area = geometry::surface_area(&vertices, triangles);
+            let resolved = emission.resolve(area, r)?;
+            // Each layer of the stream leaves from that many nozzle points, which the nozzle
+            // holds as columns: a layer wider than the cap could never be emitted whole (a
+            // nozzle stretched 2,000 km once made a throat of 10⁵ columns).
+            let layer = resolved.stream_area / (4.0 * r as f64 * r as f64);
+            if layer.is_nan() || layer > cap as f64 {
+                return Err(format!(
+                    "its stream is {layer:.3e} particles across (its cross-section over (2r)²), \
+                     more than the cap max_particles = {cap}"
+                ));
+            }
+            let per_second = resolved.particles_per_second;
+            let from = emission.frame_start.max(settings.frame_start) as f64;
+            let to = emission.frame_end.min(settings.frame_end) as f64;
+            let seconds = (to - from).max(0.0) / settings.fps as f64;
+            let count = (per_second * seconds).ceil() + 1.0;
+            // Saturates (a float beyond u64 casts to its maximum) rather than wraps.
+            Ok(count as u64)
+        }
+    }
+}
+
+/// The sampling's cost at the obstacle spacing, refused if it would test more candidates than
+/// the cap allows.
+fn sampling_within_limit(
+    vertices: &[glam::Vec3],
+    triangles: &[[u32; 3]],
+    settings: &Settings,
+    what: &str,
+) -> Result<geometry::SamplingCost, String> {
+    let spacing = geometry::obstacle_spacing(settings.particle_radius);
+    let cost = geometry::sampling_cost(vertices, triangles, spacing);
+    let limit = max_sampling_candidates(settings.max_particles);
+    if cost.candidates > limit {
+        return Err(format!(
+            "sampling {what} would test {} candidate points, more than the {limit} the cap \
+             max_particles = {} allows",
+            cost.candidates, settings.max_particles
+        ));
+    }
+    Ok(cost)
+}
