@@ -58,6 +58,16 @@ pub fn particles_made(object: &SceneObject, settings: &Settings) -> Result<u64, 
     }
 }
 
+/// An obstacle's exact sample count at the bake's first frame: the sampler itself, run only
+/// when the upper bound of [`particles_made`] would refuse a scene (it can be 3× the count on
+/// a plain box, while the Bake panel counts exactly). Its work is bounded by the same limit.
+pub fn obstacle_samples(object: &SceneObject, settings: &Settings) -> u64 {
+    let vertices =
+        geometry::world_vertices(&object.mesh, &object.motion, settings.frame_start as f32);
+    let spacing = geometry::obstacle_spacing(settings.particle_radius);
+    geometry::sample_surface(&vertices, &object.mesh.triangles, spacing).len() as u64
+}
+
 /// The sampling's cost at the obstacle spacing, refused if it would test more candidates than
 /// the cap allows.
 fn sampling_within_limit(

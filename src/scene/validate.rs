@@ -13,7 +13,7 @@ impl Scene {
         self.validate_settings()?;
         self.validate_materials()?;
         let s = &self.settings;
-        let mut total: u64 = 0;
+        let mut counts = Vec::with_capacity(self.objects.len());
         for (index, object) in self.objects.iter().enumerate() {
             let label = format!("object '{}' (#{index})", object.name);
             self.validate_object(object, &label)?;
@@ -27,15 +27,31 @@ impl Scene {
                     s.particle_radius
                 )));
             }
-            if count > s.max_particles {
+            counts.push((label, at, count));
+        }
+        // An obstacle's count is an upper bound; where the bounds would refuse the scene, the
+        // obstacles are counted exactly before it is refused.
+        let over = |counts: &[(String, String, u64)]| {
+            let total = counts.iter().fold(0u64, |t, c| t.saturating_add(c.2));
+            total > s.max_particles || counts.iter().any(|c| c.2 > s.max_particles)
+        };
+        if over(&counts) {
+            for (object, count) in self.objects.iter().zip(&mut counts) {
+                if matches!(object.role, Role::Obstacle { .. }) {
+                    count.2 = particle_budget::obstacle_samples(object, s);
+                }
+            }
+        }
+        for (label, at, count) in &counts {
+            if *count > s.max_particles {
                 return Err(GloopError::scene(format!(
                     "{label} would need up to {count} particles {at}, at particle_radius {} m: \
                      more than the cap max_particles = {}; raise the radius or the cap",
                     s.particle_radius, s.max_particles
                 )));
             }
-            total = total.saturating_add(count);
         }
+        let total = counts.iter().fold(0u64, |t, c| t.saturating_add(c.2));
         if total > s.max_particles {
             return Err(GloopError::scene(format!(
                 "the scene would need up to {total} particles at particle_radius {} m, more \
