@@ -33,6 +33,7 @@ mod files;
 mod pipeline;
 mod resume;
 mod set_aside;
+mod stats_book;
 mod surface_hook;
 
 use std::path::Path;
@@ -43,9 +44,10 @@ use std::time::Instant;
 pub use files::remove_stale_cancel;
 pub use pipeline::FrameHook;
 pub use set_aside::REPLACED_FOLDER;
+pub use stats_book::StatsCallback;
 pub use surface_hook::surface_hook;
 
-use crate::cache::{BakeState, CacheDir, CacheLock, Manifest, Status};
+use crate::cache::{BakeState, CacheDir, CacheLock, FrameLine, Manifest, Status};
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 use crate::sim::{FrameStats, LiquidParticles, PassCapReport, Simulation};
@@ -80,6 +82,9 @@ pub struct BakeOptions {
     /// Runs on the same second thread for every frame written, after the mesher (see
     /// [`FrameHook`]).
     pub on_frame: Option<FrameHook>,
+    /// Gets each frame's stats line (time, particles, substeps, triangles) once all of it is
+    /// known, from the solver or the mesher thread (see `stats_book.rs`).
+    pub on_stats: Option<StatsCallback>,
 }
 
 impl Default for BakeOptions {
@@ -92,6 +97,7 @@ impl Default for BakeOptions {
             watch_cancel_file: true,
             surface: Some(SurfaceSettings::default()),
             on_frame: None,
+            on_stats: None,
         }
     }
 }
@@ -201,6 +207,7 @@ fn write_bake(
     scene.save(&cache.scene())?;
     manifest.write(&cache.manifest())?;
 
+    let book = stats_book::StatsBook::new(options.surface.is_some(), options.on_stats.clone());
     let mut run = Run {
         cache,
         manifest,
@@ -208,6 +215,7 @@ fn write_bake(
         started: Instant::now(),
         stats: Vec::new(),
         last_progress: None,
+        book: book.clone(),
     };
     let done = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
@@ -217,7 +225,7 @@ fn write_bake(
             scope.spawn(move || cancel::watch_file(&file, cancel, done));
         }
         let mut pipeline =
-            pipeline::Pipeline::start(scope, frame_hook(scene, options), run.cache.clone());
+            pipeline::Pipeline::start(scope, frame_hook(scene, options, book), run.cache.clone());
         let result = run
             .mesh_missing_surfaces(resumed, options.surface.is_some(), &mut pipeline)
             .and_then(|()| run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress));
@@ -230,11 +238,15 @@ fn write_bake(
 }
 
 /// The mesher and the caller's hook, as one hook for the post-processing thread.
-fn frame_hook(scene: &Scene, options: &BakeOptions) -> Option<FrameHook> {
-    let mesher = options
-        .surface
-        .clone()
-        .map(|s| surface_hook(std::sync::Arc::new(scene.clone()), s));
+fn frame_hook(
+    scene: &Scene,
+    options: &BakeOptions,
+    book: Arc<stats_book::StatsBook>,
+) -> Option<FrameHook> {
+    let mesher = options.surface.clone().map(|s| {
+        let meshed = move |frame, triangles| book.meshed(frame, triangles);
+        surface_hook::surface_hook_reporting(Arc::new(scene.clone()), s, Arc::new(meshed))
+    });
     match (mesher, options.on_frame.clone()) {
         (Some(a), Some(b)) => Some(surface_hook::chain(a, b)),
         (a, b) => a.or(b),
@@ -289,6 +301,8 @@ struct Run {
     stats: Vec<FrameStats>,
     /// Progress of the last frame written, for the final status.
     last_progress: Option<BakeProgress>,
+    /// Each frame's stats line, put together from the solver's and the mesher's halves.
+    book: Arc<stats_book::StatsBook>,
 }
 
 impl Run {
@@ -328,11 +342,12 @@ impl Run {
                 sim.liquid(),
             )?;
         }
-        self.frame_written(&sim, None, on_progress)?;
+        self.frame_written(&sim, None, 0.0, on_progress)?;
         if resumed.is_none() {
             pipeline.submit(sim.frame(), sim.liquid())?;
         }
         while sim.frame() < self.manifest.frame_end {
+            let clock = Instant::now();
             let stats = match sim.step_frame(stop) {
                 Ok(stats) => stats,
                 Err(GloopError::Cancelled) => return Ok(BakeOutcome::Cancelled),
@@ -341,7 +356,8 @@ impl Run {
             let frame = sim.frame();
             crate::cache::write_particles(&self.cache.particles(frame), frame, sim.liquid())?;
             self.stats.push(stats.clone());
-            self.frame_written(&sim, Some(stats), on_progress)?;
+            let seconds = clock.elapsed().as_secs_f64();
+            self.frame_written(&sim, Some(stats), seconds, on_progress)?;
             pipeline.submit(frame, sim.liquid())?;
         }
         Ok(BakeOutcome::Finished)
@@ -352,8 +368,17 @@ impl Run {
         &mut self,
         sim: &Simulation,
         stats: Option<FrameStats>,
+        seconds: f64,
         on_progress: &mut dyn FnMut(&BakeProgress),
     ) -> Result<()> {
+        self.book.solved(FrameLine {
+            frame: sim.frame(),
+            seconds,
+            liquid_particles: sim.liquid().len(),
+            object_particles: sim.object_positions().len(),
+            substeps: stats.as_ref().map(|s| s.substeps),
+            triangles: None,
+        });
         self.manifest.last_complete_frame = Some(sim.frame());
         self.manifest.write(&self.cache.manifest())?;
         let progress = self.progress(
@@ -414,6 +439,7 @@ impl Run {
             worst_compression: capped.worst_compression,
             substeps: self.stats.last().map(|s| s.substeps),
             substeps_capped_frames: self.stats.iter().filter(|s| s.substeps_capped).count() as u32,
+            last_frame_stats: self.book.latest(),
         }
     }
 

@@ -16,6 +16,7 @@
 //! Every file is written under `<name>.tmp` and renamed into place ([`crate::atomic_file`]),
 //! so a reader never sees half a file.
 
+mod frame_line;
 mod hash;
 pub mod lock;
 mod manifest;
@@ -24,6 +25,7 @@ mod paths;
 mod process;
 mod status;
 
+pub use frame_line::FrameLine;
 pub use hash::scene_hash;
 pub use lock::{lock_holder, CacheLock, LockHolder};
 pub use manifest::{LiquidInfo, Manifest, CACHE_FORMAT_VERSION};

@@ -11,7 +11,7 @@ use pyo3::types::PyDict;
 
 use super::to_py;
 use crate::bake::{bake as run_bake, BakeOptions, BakeOutcome};
-use crate::cache::lock_holder;
+use crate::cache::{lock_holder, FrameLine};
 use crate::scene::Scene;
 use crate::surface::SurfaceSettings;
 
@@ -54,6 +54,8 @@ fn bake<'py>(
                 resume,
                 overwrite,
                 surface: surface.then_some(settings),
+                // The bake log (the child's stdout) gets a stats line per frame.
+                on_stats: Some(std::sync::Arc::new(|line: &FrameLine| println!("{line}"))),
                 ..BakeOptions::default()
             };
             run_bake(&scene, &cache_dir, &options, &mut |_| {})
