@@ -10,6 +10,7 @@ pub mod cache;
 pub mod demos;
 pub mod error;
 pub mod geometry;
+pub mod remesh;
 pub mod scene;
 pub mod sim;
 pub mod surface;
