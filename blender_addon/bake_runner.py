@@ -41,6 +41,7 @@ CACHE_FILE_NAMES = (
     "status.json",
     "cancel",
     "bake.log",
+    "remesh.log",
 )
 
 
@@ -66,8 +67,19 @@ def read_status(cache_dir):
 class BakeJob:
     """One bake child process."""
 
+    # The child's log, in the cache folder.
+    log_name = "bake.log"
+
     def __init__(self, scene_path, cache_dir, resume=False, options=None):
         """`options`: further keyword arguments of `gloop_core.bake` (surface meshing)."""
+        self._start_child(
+            cache_dir,
+            [CHILD_CODE, scene_path, cache_dir, "1" if resume else "0", json.dumps(options or {})],
+        )
+
+    def _start_child(self, cache_dir, code_and_args):
+        """Starts `python -c code args…` with gloop_core on its path, its output to the log.
+        Subclasses run other gloop_core work this way (`remesh.RemeshJob`)."""
         self.cache_dir = cache_dir
         self.started = time.monotonic()
         # Said before the bake starts (`validate_scene`'s warnings), and again when it ends.
@@ -80,19 +92,11 @@ class BakeJob:
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (module_search_path(), env.get("PYTHONPATH")) if p
         )
-        self.log_path = os.path.join(cache_dir, "bake.log")
+        self.log_path = os.path.join(cache_dir, self.log_name)
         # Open for the child's whole life (closed in poll() once it exits), not a `with` block.
         self._log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                CHILD_CODE,
-                scene_path,
-                cache_dir,
-                "1" if resume else "0",
-                json.dumps(options or {}),
-            ],
+            [sys.executable, "-c", *code_and_args],
             env=env,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -167,6 +171,21 @@ def progress_text(status):
     if eta is not None and status.get("state") == "running":
         parts.append(f"ETA {int(eta) // 60}:{int(eta) % 60:02d}")
     return ", ".join(parts)
+
+
+def stats_text(status):
+    """The stats line of the latest frame whose figures are all in (as FLIP Fluids shows):
+    "Frame 12: 1.23 s, 9,220 particles, 8 substeps, 99,464 triangles". Empty before one."""
+    line = (status or {}).get("last_frame_stats")
+    if not isinstance(line, dict) or "frame" not in line:
+        return ""
+    text = f"Frame {line['frame']}: {line.get('seconds', 0.0):.2f} s"
+    text += f", {line.get('liquid_particles', 0):,} particles"
+    if line.get("substeps") is not None:
+        text += f", {line['substeps']} substeps"
+    if line.get("triangles") is not None:
+        text += f", {line['triangles']:,} triangles"
+    return text
 
 
 def squeeze_warning(status):

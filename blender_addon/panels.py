@@ -176,11 +176,6 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         col.prop(s, "max_density_iterations")
         layout.prop(s, "viscosity_model")
         layout.prop(s, "domain_margin")
-        layout.prop(s, "mesh_surface")
-        if s.mesh_surface:
-            col = layout.column(align=True)
-            col.prop(s, "surface_resolution", text="Resolution")
-            col.prop(s, "surface_smoothness")
         layout.prop(s, "cache_dir")
         self._draw_buttons(layout, s)
         if s.playback_warning:
@@ -237,15 +232,21 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
     def _draw_buttons(layout, s):
         if operators.running_job() is not None or s.is_baking:
             layout.progress(factor=s.progress, text=s.status_text or "Baking…")
+            if s.stats_text:
+                layout.label(text=s.stats_text)
             layout.operator("gloop.bake_cancel", icon="CANCEL")
             return
         row = layout.row(align=True)
         row.scale_y = 1.3
         row.operator("gloop.bake", icon="PHYSICS")
         row.operator("gloop.bake_resume", icon="PLAY")
-        layout.operator("gloop.free_bake", icon="TRASH")
+        row = layout.row(align=True)
+        row.operator("gloop.free_bake", icon="TRASH")
+        row.operator("gloop.open_cache", icon="FILE_FOLDER")
         if s.status_text:
             layout.label(text=s.status_text)
+        if s.stats_text:
+            layout.label(text=s.stats_text)
         if s.bake_warning:
             layout.label(text=s.bake_warning, icon="ERROR")
 

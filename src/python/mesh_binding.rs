@@ -1,5 +1,6 @@
 //! `gloop_core.mesh(...)`: the add-on's Re-mesh, the same [`crate::remesh`] as `gloop mesh`,
-//! and `gloop_core.scene_json(...)`: a cache's scene file as JSON for Open Cache.
+//! and `gloop_core.scene_json(...)`: a cache's scene file as JSON for Open Cache (and a
+//! demo's, for tests).
 //!
 //! Like `bake`, `mesh` runs in a child process (`blender_addon/bake_runner.py`), blocking,
 //! with the GIL released; progress goes to `status.json` and a `cancel` file stops it between
@@ -76,7 +77,26 @@ fn scene_json(py: Python<'_>, path: PathBuf) -> PyResult<String> {
         .map_err(to_py)
 }
 
+/// `demo_scene_json(name) -> str`: the scene of a built-in demo (`gloop demo NAME`) as JSON
+/// text, e.g. to bake a few of its frames through `bake` (the tests do). Raises GloopError
+/// listing the known names for an unknown one.
+#[pyfunction]
+fn demo_scene_json(name: &str) -> PyResult<String> {
+    crate::demos::demo_scene(name)
+        .map(|s| s.to_json())
+        .ok_or_else(|| {
+            to_py(crate::GloopError::Other(format!(
+                "unknown demo '{name}'; known demos: {}",
+                crate::demos::DEMO_NAMES.join(", ")
+            )))
+        })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The cache layout this build reads and writes (manifest.json's `format_version`), so
+    // Open Cache can tell a cache from another Gloop version.
+    m.add("CACHE_FORMAT_VERSION", crate::cache::CACHE_FORMAT_VERSION)?;
     m.add_function(wrap_pyfunction!(mesh, m)?)?;
-    m.add_function(wrap_pyfunction!(scene_json, m)?)
+    m.add_function(wrap_pyfunction!(scene_json, m)?)?;
+    m.add_function(wrap_pyfunction!(demo_scene_json, m)?)
 }

@@ -1,0 +1,127 @@
+"""Re-mesh on real Blender: new surface settings change the mesh without re-simulating
+(particle files byte-identical), in a child process that can be cancelled; and the stats line
+a bake leaves in status.json, the bake log and the panel."""
+
+import json
+import os
+
+import bpy
+import cache_fixtures
+import numpy as np
+import pytest
+from cache_fixtures import FRAMES
+
+
+@pytest.fixture(scope="session")
+def honey_drop_cache(addon, tmp_path_factory):
+    return cache_fixtures.bake_honey_drop(addon, str(tmp_path_factory.mktemp("demo") / "cache"))
+
+
+@pytest.fixture
+def opened(empty_scene, honey_drop_cache, tmp_path):
+    cache = cache_fixtures.copy_cache(honey_drop_cache, tmp_path / "opened")
+    assert bpy.ops.gloop.open_cache(directory=cache) == {"FINISHED"}
+    return empty_scene, cache
+
+
+def _surface_vertices(scene):
+    mesh = scene.gloop.liquid_object.data
+    co = np.empty(len(mesh.vertices) * 3, dtype=np.float32)
+    mesh.vertices.foreach_get("co", co)
+    return co.reshape(-1, 3)
+
+
+def test_remesh_changes_the_mesh_and_leaves_the_particles_byte_identical(opened):
+    scene, cache = opened
+    particles_before = cache_fixtures.file_hashes(cache, "particles_")
+    surfaces_before = cache_fixtures.file_hashes(cache, "surface_")
+    assert len(particles_before) == FRAMES and len(surfaces_before) == FRAMES
+    scene.frame_set(2)
+    before = _surface_vertices(scene)
+
+    scene.gloop.surface_resolution = 1.0
+    scene.gloop.surface_smoothness = 0.0
+    assert bpy.ops.gloop.remesh() == {"FINISHED"}
+
+    assert cache_fixtures.file_hashes(cache, "particles_") == particles_before
+    surfaces_after = cache_fixtures.file_hashes(cache, "surface_")
+    assert all(surfaces_after[n] != surfaces_before[n] for n in surfaces_before)
+    after = _surface_vertices(scene)  # the operator reloads the frame shown
+    assert len(after) < 0.6 * len(before), (len(before), len(after))  # 2× coarser cubes
+    with open(os.path.join(cache, "manifest.json"), encoding="utf-8") as f:
+        surface = json.load(f)["surface"]
+    assert (surface["resolution"], surface["smoothness"]) == (1.0, 0.0)
+    assert scene.gloop.status_text == f"Re-meshed {FRAMES} frames"
+    # The last frame's stats line, with its triangle count.
+    assert scene.gloop.stats_text.startswith(f"Frame {FRAMES}: ")
+    assert "triangles" in scene.gloop.stats_text
+
+
+def test_remesh_cancelled_before_it_starts_keeps_everything(addon, opened):
+    remesh = addon.remesh
+
+    _scene, cache = opened
+    before = cache_fixtures.file_hashes(cache, "")
+    job = remesh.RemeshJob(cache, {"surface_resolution": 1.0, "surface_smoothness": 0.0})
+    job.cancel()  # before the child has read its first particle file
+    job.wait()
+    state, message = job.outcome()
+    assert state == "cancelled", message
+    assert cache_fixtures.file_hashes(cache, "") == before
+    with open(os.path.join(cache, "manifest.json"), encoding="utf-8") as f:
+        assert json.load(f)["surface"]["resolution"] == 0.5  # kept until a re-mesh finishes
+
+
+def test_remesh_refuses_out_of_range_settings_naming_the_field(addon, opened):
+    remesh = addon.remesh
+
+    _scene, cache = opened
+    before = cache_fixtures.file_hashes(cache, "surface_")
+    job = remesh.RemeshJob(cache, {"surface_resolution": float("nan")})
+    job.wait()
+    state, message = job.outcome()
+    assert state == "failed"
+    assert "'resolution'" in message and "0.2" in message, message
+    assert cache_fixtures.file_hashes(cache, "surface_") == before
+
+
+def test_remesh_of_a_folder_without_a_bake_says_so(empty_scene, tmp_path):
+    empty_scene.gloop.cache_dir = str(tmp_path)
+    with pytest.raises(RuntimeError, match="Nothing to re-mesh"):
+        bpy.ops.gloop.remesh()
+
+
+def test_the_stats_line_after_a_short_bake(honey_drop_cache, addon):
+    with open(os.path.join(honey_drop_cache, "status.json"), encoding="utf-8") as f:
+        status = json.load(f)
+    line = status["last_frame_stats"]
+    assert line["frame"] == FRAMES
+    assert line["liquid_particles"] > 9000
+    assert line["substeps"] >= 4  # the demo's minimum
+    assert line["triangles"] > 10000
+    assert 0.0 < line["seconds"] < 120.0
+    text = addon.bake_runner.stats_text(status)
+    assert text.startswith(f"Frame {FRAMES}: ") and text.endswith(" triangles"), text
+    # The bake log has one stats line per frame, the initial frame's without substeps.
+    with open(os.path.join(honey_drop_cache, "bake.log"), encoding="utf-8") as f:
+        log = [line for line in f if line.startswith("frame ")]
+    assert [entry.split(":")[0] for entry in log] == [f"frame {f}" for f in range(1, FRAMES + 1)]
+    assert "substeps" not in log[0] and "substeps" in log[-1]
+    assert all(entry.rstrip().endswith("triangles") for entry in log)
+
+
+def test_the_stats_line_shows_in_the_panel_after_an_operator_bake(empty_scene):
+    scene = empty_scene
+    scene.frame_start, scene.frame_end = 1, 3
+    scene.gloop.particle_radius = 0.01
+    scene.gloop.use_auto_radius = False
+    scene.gloop.substeps = 2
+    scene.gloop.moves = 3
+    scene.gloop.domain_margin = 0.2
+    bpy.ops.mesh.primitive_uv_sphere_add(radius=0.08, location=(0.0, 0.0, 0.35))
+    bpy.context.object.gloop.type = "LIQUID"
+    bpy.ops.mesh.primitive_cube_add(size=0.4)
+    bpy.context.object.gloop.type = "OBSTACLE"
+    assert bpy.ops.gloop.bake() == {"FINISHED"}
+    text = scene.gloop.stats_text
+    assert text.startswith("Frame 3: ") and "substeps" in text and "triangles" in text, text
