@@ -107,7 +107,8 @@ def _solid_material(name):
     mat.diffuse_color = (*colour, 1.0)
     mat.metallic = metallic
     mat.roughness = roughness
-    mat.use_nodes = True
+    if mat.node_tree is None:  # before 5.0 new materials start without nodes
+        mat.use_nodes = True
     bsdf = next((n for n in mat.node_tree.nodes if n.type == "BSDF_PRINCIPLED"), None)
     if bsdf is not None:
         bsdf.inputs["Base Color"].default_value = (*colour, 1.0)
