@@ -85,6 +85,12 @@ def test_remesh_refuses_out_of_range_settings_naming_the_field(addon, opened):
     assert cache_fixtures.file_hashes(cache, "surface_") == before
 
 
+def test_remesh_sits_in_the_surface_sub_panel_of_the_bake_panel(addon):
+    panel = bpy.types.PHYSICS_PT_gloop_surface
+    assert panel.bl_parent_id == "PHYSICS_PT_gloop_bake"
+    assert bpy.ops.gloop.remesh.idname() == "GLOOP_OT_remesh"
+
+
 def test_remesh_of_a_folder_without_a_bake_says_so(empty_scene, tmp_path):
     empty_scene.gloop.cache_dir = str(tmp_path)
     with pytest.raises(RuntimeError, match="Nothing to re-mesh"):
