@@ -120,6 +120,19 @@ fn a_damaged_manifest_radius_is_refused_naming_the_manifest() {
 }
 
 #[test]
+fn without_a_scene_a_radius_far_below_the_particle_spacing_is_refused() {
+    // In range (1e-5 m), but the particles are 2 cm apart: each would be meshed alone.
+    let work = tempfile::tempdir().unwrap();
+    cache_in(work.path(), false);
+    set_manifest_radius(work.path(), "0.00002");
+    assert_refused(
+        work.path(),
+        &[],
+        &["manifest.json", "particle_radius", "apart"],
+    );
+}
+
+#[test]
 fn a_manifest_radius_that_disagrees_with_the_baked_scene_is_refused() {
     let work = tempfile::tempdir().unwrap();
     cache_in(work.path(), true);

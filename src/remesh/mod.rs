@@ -24,7 +24,7 @@ use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 use crate::surface::{mesh_liquid, write_surface_ply, ObstacleSurface, SurfaceSettings};
 
-pub use checks::{check_particle_radius, check_surface_settings};
+pub use checks::{check_particle_radius, check_radius_fits_particles, check_surface_settings};
 
 #[derive(Clone)]
 pub struct RemeshOptions {
@@ -144,12 +144,20 @@ impl Job<'_> {
         }
         self.frames_total = selected.len() as u32;
         let settings = &self.options.settings;
-        for &frame in &selected {
+        for (n, &frame) in selected.iter().enumerate() {
             if self.cancelled() {
                 return Ok(BakeOutcome::Cancelled);
             }
             let clock = Instant::now();
             let particles = read_particles(&cache.particles(frame))?;
+            if n == 0 {
+                // Without a scene to compare with, the particles themselves show the radius.
+                checks::check_radius_fits_particles(
+                    manifest.particle_radius,
+                    &particles.position,
+                    &cache.manifest(),
+                )?;
+            }
             let obstacles = scene
                 .as_ref()
                 .map_or(vec![], |s| ObstacleSurface::of_scene(s, frame));
