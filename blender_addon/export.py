@@ -12,7 +12,7 @@ import os
 
 import numpy as np
 
-from . import emission, resolution
+from . import domain, emission, resolution
 
 SCENE_FORMAT_VERSION = 2
 # Relative tolerance when deciding whether an object moved or deformed between frames.
@@ -31,10 +31,14 @@ def frame_range(scene):
 
 
 def gloop_objects(scene):
+    """The objects the bake simulates: liquids, emitters and obstacles (not the domain, which
+    only bounds them, nor the object showing the baked liquid)."""
     return [
         ob
         for ob in scene.objects
-        if ob.type == "MESH" and ob.gloop.type != "NONE" and ob != scene.gloop.liquid_object
+        if ob.type == "MESH"
+        and ob.gloop.type not in {"NONE", "DOMAIN"}
+        and ob != scene.gloop.liquid_object
     ]
 
 
@@ -166,7 +170,22 @@ def _role(ob, liquids, solids):
     return {"type": "obstacle", "material": material["name"]}
 
 
-def _domain(objects_json, margin):
+def _first_frame_points(o):
+    """World positions of an exported object's vertices at the first frame of the bake."""
+    motion = o["motion"]
+    if "deforming" in motion:
+        return np.array(motion["deforming"]["positions"][0], dtype=np.float64)
+    matrix = motion["rigid"]["matrices"][0] if "rigid" in motion else motion["static"]["matrix"]
+    return _placed(o["mesh"]["vertices"], matrix)
+
+
+def _placed(vertices, matrix):
+    m4 = np.array(matrix, dtype=np.float64).reshape(4, 4).T  # column-major → row-major
+    return np.array(vertices, dtype=np.float64).reshape(-1, 3) @ m4[:3, :3].T + m4[:3, 3]
+
+
+def _objects_bounds(objects_json):
+    """Bounds of every exported object over every frame of the bake."""
     lo = np.full(3, np.inf)
     hi = np.full(3, -np.inf)
     for o in objects_json:
@@ -177,20 +196,43 @@ def _domain(objects_json, margin):
             mats = (
                 motion["rigid"]["matrices"] if "rigid" in motion else [motion["static"]["matrix"]]
             )
-            v = np.array(o["mesh"]["vertices"], dtype=np.float64)
-            clouds = []
-            for m in mats:
-                m4 = np.array(m).reshape(4, 4).T  # column-major → row-major
-                clouds.append(v @ m4[:3, :3].T + m4[:3, 3])
+            clouds = [_placed(o["mesh"]["vertices"], m) for m in mats]
         for c in clouds:
             lo = np.minimum(lo, c.min(axis=0))
             hi = np.maximum(hi, c.max(axis=0))
-    pad = np.maximum(margin, 0.05)
-    return {
-        "min": (lo - pad).tolist(),
-        "max": (hi + pad).tolist(),
-        "periodic": [False] * 3,
-    }
+    return lo, hi
+
+
+def _automatic_domain(objects_json, s, radius):
+    """The objects' bounds padded by the automatic margin, or by the artist's."""
+    lo, hi = _objects_bounds(objects_json)
+    if s.use_auto_margin:
+        pad = domain.automatic_margin((lo, hi), radius)
+    else:
+        pad = max(s.domain_margin, 0.05)
+    return lo - pad, hi + pad
+
+
+def _domain_from_object(name, sample, objects_json):
+    """The domain object's world bounds at the first frame; refuses a liquid or emitter it
+    does not hold, naming both."""
+    verts, _tris, matrix = sample
+    m = np.array(matrix, dtype=np.float64)
+    box = domain.points_bounds(verts @ m[:3, :3].T + m[:3, 3])
+    if box is None or np.any(box[1] <= box[0]):
+        raise ExportError(f"Domain '{name}' has no volume: give it a box mesh")
+    for o in objects_json:
+        kind = o["role"]["type"]
+        if kind in {"liquid", "emitter"}:
+            bounds = domain.points_bounds(_first_frame_points(o))
+            problem = domain.not_held(kind.title(), o["name"], bounds, name, box)
+            if problem:
+                raise ExportError(problem)
+    return box
+
+
+def _domain_settings(lo, hi):
+    return {"min": list(map(float, lo)), "max": list(map(float, hi)), "periodic": [False] * 3}
 
 
 def build_scene(scene, depsgraph):
@@ -202,7 +244,10 @@ def build_scene(scene, depsgraph):
     if end < start:
         raise ExportError(f"Frame range {start}–{end} is empty")
     frames = list(range(start, end + 1))
-    samples = sample_objects(scene, depsgraph, objects, frames)
+    domains = domain.domain_objects(scene)
+    if len(domains) > 1:
+        raise ExportError(domain.too_many(domains))
+    samples = sample_objects(scene, depsgraph, objects + domains, frames)
     liquids, solids, objects_json = {}, {}, []
     for ob in objects:
         mesh, motion = motion_of(ob.name, frames, samples[ob.name])
@@ -215,12 +260,17 @@ def build_scene(scene, depsgraph):
             }
         )
     s = scene.gloop
+    radius = resolution.particle_radius(scene, objects)
+    if domains:
+        box = _domain_from_object(domains[0].name, samples[domains[0].name][0], objects_json)
+    else:
+        box = _automatic_domain(objects_json, s, radius)
     fps = scene.render.fps / scene.render.fps_base
     settings = {
         "fps": fps,
         "frame_start": start,
         "frame_end": end,
-        "particle_radius": resolution.particle_radius(scene, objects),
+        "particle_radius": radius,
         "substeps": s.substeps,
         "max_substeps": s.max_substeps,
         "moves": s.moves,
@@ -230,7 +280,7 @@ def build_scene(scene, depsgraph):
         # jittering faster and above the 1% density tolerance, and took more passes.
         "elastic_coefficient": 0.5,
         "max_density_iterations": s.max_density_iterations,
-        "domain": _domain(objects_json, s.domain_margin),
+        "domain": _domain_settings(*box),
         "max_particles": s.max_particles,
         "viscosity_model": s.viscosity_model,
     }

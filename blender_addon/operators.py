@@ -11,7 +11,7 @@ import os
 
 import bpy
 
-from . import bake_runner, estimate, export, playback, render_settings, shading
+from . import bake_runner, domain, estimate, export, playback, render_settings, shading
 
 # The one running interactive bake (a bake owns its cache folder; one at a time).
 _job = None
@@ -88,11 +88,14 @@ def _start(operator, context, resume):
 def _hide_liquid_sources(scene):
     """A Liquid object only gives the liquid's starting shape, and an Emitter only where it
     flows in: once baked, the Gloop Liquid object shows the liquid, so the sources are drawn
-    as wire and left out of renders (as Blender's own fluid flow objects usually are)."""
+    as wire and left out of renders (as Blender's own fluid flow objects usually are). The
+    domain only bounds the liquid: drawn as its bounds, never rendered."""
     for ob in export.gloop_objects(scene):
         if ob.gloop.type in {"LIQUID", "EMITTER"}:
             ob.hide_render = True
             ob.display_type = "WIRE"
+    for ob in domain.domain_objects(scene):
+        domain.show_as_domain(ob)
 
 
 def bake_options(scene):

@@ -2,10 +2,22 @@
 its material in a sub-panel, and the scene-wide bake settings and buttons in "Gloop Bake"."""
 
 import bpy
+import numpy as np
 from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
-from . import emission, estimate, export, operators, preflight, render_settings, resolution, shading
+from . import (
+    domain,
+    emission,
+    estimate,
+    export,
+    obstacle_count,
+    operators,
+    preflight,
+    render_settings,
+    resolution,
+    shading,
+)
 
 # User presets go to <user scripts>/presets/gloop/liquid (writable, outside the extension).
 LIQUID_PRESET_SUBDIR = "gloop/liquid"
@@ -55,6 +67,19 @@ class PHYSICS_PT_gloop(_PhysicsPanel, bpy.types.Panel):
         layout = self.layout
         layout.use_property_split = True
         layout.prop(context.object.gloop, "type")
+        if context.object.gloop.type == "DOMAIN":
+            self._draw_domain_size(layout, context.object)
+
+    @staticmethod
+    def _draw_domain_size(layout, ob):
+        bounds = domain.world_bounds(ob)
+        if bounds is None:
+            layout.label(text="A domain needs a box mesh", icon="ERROR")
+            return
+        size = " × ".join(domain.length_text(float(d)) for d in bounds[1] - bounds[0])
+        col = layout.column(align=True)
+        col.label(text=f"Bounds {size}", icon="MESH_CUBE")
+        col.label(text="Liquid leaving them is removed", icon="BLANK1")
 
 
 class PHYSICS_PT_gloop_liquid(_PhysicsPanel, bpy.types.Panel):
@@ -142,6 +167,21 @@ class PHYSICS_PT_gloop_solid(_PhysicsPanel, bpy.types.Panel):
         layout.prop(s, "stickiness", text="Stickiness (m/s²)")
 
 
+def _redraw_properties_while_counting():
+    for window in bpy.context.window_manager.windows:
+        for area in window.screen.areas:
+            if area.type == "PROPERTIES":
+                area.tag_redraw()
+    return 0.25 if obstacle_count.pending() else None
+
+
+def _redraw_when_counted():
+    """Redraws the Properties editors until the obstacles' exact counts have arrived
+    (`obstacle_count` counts on a worker thread; the panel shows the area rule meanwhile)."""
+    if not bpy.app.timers.is_registered(_redraw_properties_while_counting):
+        bpy.app.timers.register(_redraw_properties_while_counting, first_interval=0.25)
+
+
 class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
     """Scene-wide: resolution, time, cache, bake buttons and progress. Shown on every object
     (and on the liquid object), like the Fluid domain's bake panel."""
@@ -175,7 +215,7 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         col.prop(s, "moves")
         col.prop(s, "max_density_iterations")
         layout.prop(s, "viscosity_model")
-        layout.prop(s, "domain_margin")
+        self._draw_domain(layout, scene, figures)
         layout.prop(s, "cache_dir")
         self._draw_buttons(layout, s)
         if s.playback_warning:
@@ -200,13 +240,43 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         split.label(text=f"'{automatic.object_name}': {automatic.reason}")
 
     @staticmethod
+    def _draw_domain(layout, scene, figures):
+        """The Domain object when there is one, otherwise the automatic domain's margin."""
+        domains = domain.domain_objects(scene)
+        if domains:
+            split = layout.split(factor=0.4, align=True)
+            split.alignment = "RIGHT"
+            split.label(text="Domain")
+            split.label(text=", ".join(f"'{ob.name}'" for ob in domains), icon="MESH_CUBE")
+            return
+        s = scene.gloop
+        layout.prop(s, "use_auto_margin")
+        bounds = [domain.world_bounds(ob) for ob in export.gloop_objects(scene)]
+        bounds = [b for b in bounds if b is not None]
+        if not s.use_auto_margin or figures is None or not bounds:
+            layout.prop(s, "domain_margin")
+            return
+        lo = np.min([b[0] for b in bounds], axis=0)
+        hi = np.max([b[1] for b in bounds], axis=0)
+        split = layout.split(factor=0.4, align=True)
+        split.alignment = "RIGHT"
+        split.label(text="Domain Margin")
+        margin = domain.automatic_margin((lo, hi), figures.radius)
+        split.label(text=domain.length_text(margin))
+
+    @staticmethod
     def _draw_estimate(layout, figures):
+        e = figures.estimate
         box = layout.box().column(align=True)
-        box.label(text=f"≈ {figures.liquid:,} liquid + {figures.solid:,} object particles")
+        box.label(text=f"≈ {e.liquid:,} liquid + {e.solid:,} object particles")
         box.label(
-            text=f"≈ {estimate.human_bytes(figures.solver_bytes)} RAM, "
-            f"{estimate.human_bytes(figures.cache_bytes)} cache per frame"
+            text=f"≈ {estimate.human_bytes(e.ram_bytes)} RAM, "
+            f"{estimate.human_bytes(e.cache_bytes)} cache per frame"
         )
+        box.label(text=f"≈ {estimate.human_duration(e.seconds)} to bake (rough)")
+        if not e.exact:
+            box.label(text="Counting object particles…", icon="SORTTIME")
+            _redraw_when_counted()
         if figures.problems:
             # Red before Bake: each of these would make the bake fail.
             col = layout.column(align=True)
@@ -268,5 +338,8 @@ def register():
 
 
 def unregister():
+    if bpy.app.timers.is_registered(_redraw_properties_while_counting):
+        bpy.app.timers.unregister(_redraw_properties_while_counting)
+    obstacle_count.forget()
     for cls in reversed(CLASSES):
         bpy.utils.unregister_class(cls)

@@ -1,6 +1,7 @@
 """What the Gloop Bake panel shows before Bake: the radius the bake will use, the estimate, and
 anything that would make the bake fail (no liquid, an open liquid mesh, a liquid too small for
-a single particle, over the particle cap, an emitter that cannot emit), each naming the object.
+a single particle, over the particle cap, an emitter that cannot emit, two domains, a domain
+that does not hold the liquid), each naming the object.
 
 The bake checks all of this again in Rust on the exported (evaluated) meshes; these checks read
 the objects' own meshes so that drawing the panel never forces a depsgraph evaluation, and
@@ -13,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import emission, estimate, export, resolution
+from . import domain, emission, estimate, export, resolution
 
 # A liquid with at least this many lattice cells of volume holds particles for sure; only
 # smaller ones are filled exactly (the rule of `Scene::validate`, src/scene/validate.rs).
@@ -26,10 +27,7 @@ MOST_ROW_TRIANGLE_PAIRS = 1_000_000
 class Preflight(NamedTuple):
     radius: float
     automatic: resolution.Automatic | None  # what sets the radius, when Automatic sets it
-    liquid: int  # estimated liquid particles over the bake
-    solid: int  # estimated object particles
-    solver_bytes: int
-    cache_bytes: int  # per frame
+    estimate: estimate.Estimate  # what the bake will make and cost
     problems: list  # sentences naming the object, each a reason the bake would fail
 
 
@@ -174,6 +172,7 @@ def problems_at(scene, objects, radius, frames, automatic=None):
             found.append(_liquid_problem(ob, radius))
         elif ob.gloop.type == "EMITTER":
             found.append(_emitter_problem(ob, radius))
+    found.extend(domain.problems(scene, objects, frames[0]))
     found.append(_cap_problem(scene, objects, radius, frames, automatic))
     return [problem for problem in found if problem]
 
@@ -184,9 +183,9 @@ def preflight(scene):
     automatic = resolution.automatic(objects) if scene.gloop.use_auto_radius else None
     radius = automatic.radius if automatic is not None else scene.gloop.particle_radius
     frames = export.frame_range(scene)
-    liquid, solid, solver_bytes, cache_bytes = estimate.estimate(scene, objects, frames, radius)
+    figures = estimate.estimate(scene, objects, frames, radius)
     found = problems_at(scene, objects, radius, frames, automatic)
-    return Preflight(radius, automatic, liquid, solid, solver_bytes, cache_bytes, found)
+    return Preflight(radius, automatic, figures, found)
 
 
 def wrap(sentence, width=46):

@@ -12,7 +12,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from . import emission, material_presets, resolution
+from . import domain, emission, material_presets, resolution
 from .material_presets import LIQUIDS, SOLIDS
 
 # Set while a preset fills the fields, so the fields' own update does not flip it to CUSTOM.
@@ -61,6 +61,17 @@ def _solid_edited(self, _context):
         self["solid_preset"] = len(SOLIDS)
 
 
+def _type_changed(self, _context):
+    ob = self.id_data
+    if self.type == "DOMAIN":
+        domain.show_as_domain(ob)
+        self.shown_as_domain = True
+    elif self.shown_as_domain:
+        ob.display_type = "TEXTURED"
+        ob.hide_render = False
+        self.shown_as_domain = False
+
+
 class GloopObjectSettings(bpy.types.PropertyGroup):
     type: EnumProperty(
         name="Type",
@@ -73,9 +84,14 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
             ),
             ("EMITTER", "Emitter", "Emits liquid from its surface"),
             ("OBSTACLE", "Obstacle", "Liquid collides with and sticks to it"),
+            ("DOMAIN", "Domain", "Its bounds at the first frame bound the liquid"),
         ],
         default="NONE",
+        update=_type_changed,
     )
+    # Whether the Domain type set the object's display and render visibility, to give them
+    # back when the type changes again.
+    shown_as_domain: BoolProperty(options={"HIDDEN"})
 
     # Liquid material (Liquid and Emitter).
     liquid_preset: EnumProperty(
@@ -225,6 +241,10 @@ def _radius_set_by_hand(self, _context):
     self.use_auto_radius = False
 
 
+def _margin_set_by_hand(self, _context):
+    self.use_auto_margin = False
+
+
 class GloopSceneSettings(bpy.types.PropertyGroup):
     use_auto_radius: BoolProperty(
         name="Automatic Resolution",
@@ -301,13 +321,22 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
         ],
         default="implicit",
     )
+    use_auto_margin: BoolProperty(
+        name="Automatic Margin",
+        default=True,
+        description="Without a Domain object the domain is the objects' bounds padded by a "
+        f"margin: {domain.AUTO_MARGIN_FRACTION:g} of the scene's largest side. Setting a "
+        "margin by hand turns this off",
+    )
     domain_margin: FloatProperty(
         name="Domain Margin",
         default=1.0,
         min=0.0,
         subtype="DISTANCE",
         unit="LENGTH",
-        description="Space around the objects where liquid lives; beyond it, it is removed",
+        description="Without a Domain object: space around the objects where liquid lives; "
+        "beyond it, it is removed. Used when Automatic Margin is off",
+        update=_margin_set_by_hand,
     )
     max_particles: IntProperty(
         name="Max Particles",
@@ -365,12 +394,15 @@ CLASSES = (GloopObjectSettings, GloopSceneSettings)
 
 @persistent
 def _keep_older_files_resolution(*_args):
-    """A .blend saved before Automatic Resolution existed bakes at the radius it was saved
-    with, if it set one: the toggle's default must not change an artist's finished setup."""
+    """A .blend saved before Automatic Resolution (or Automatic Margin) existed bakes at the
+    radius (margin) it was saved with, if it set one: the toggles' defaults must not change
+    an artist's finished setup."""
     for scene in bpy.data.scenes:
         s = scene.gloop
         if s.is_property_set("particle_radius") and not s.is_property_set("use_auto_radius"):
             s.use_auto_radius = False
+        if s.is_property_set("domain_margin") and not s.is_property_set("use_auto_margin"):
+            s.use_auto_margin = False
 
 
 def register():

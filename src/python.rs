@@ -11,6 +11,7 @@ mod bake_binding;
 mod edges;
 mod mesh_binding;
 mod ply_read;
+mod sampling_binding;
 
 use std::path::{Path, PathBuf};
 
@@ -250,6 +251,7 @@ fn gloop_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_scene, m)?)?;
     bake_binding::register(m)?;
     mesh_binding::register(m)?;
+    sampling_binding::register(m)?;
 
     Ok(())
 }

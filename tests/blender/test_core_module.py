@@ -113,3 +113,29 @@ def test_face_index_beyond_the_vertices_is_refused(core, tmp_path):
 def test_missing_file_raises(core, tmp_path):
     with pytest.raises(core.GloopError, match="nothing_here.ply"):
         core.read_particles(os.path.join(str(tmp_path), "nothing_here.ply"))
+
+
+def test_surface_sample_count_counts_as_the_bake_samples(core):
+    # A 1 cm square of two triangles at 1 mm spacing: about 1.3 samples per spacing² on a
+    # large flat face (`obstacle_count`), so well over the 100 cells of its area.
+    square = np.array([[0, 0, 0], [0.01, 0, 0], [0.01, 0.01, 0], [0, 0.01, 0]], dtype="<f4")
+    triangles = np.array([[0, 1, 2], [0, 2, 3]], dtype="<u4")
+    count = core.surface_sample_count(square.tobytes(), triangles.tobytes(), 0.001)
+    assert 100 < count < 200
+    # Twice the spacing: about a quarter of the samples.
+    coarse = core.surface_sample_count(square.tobytes(), triangles.tobytes(), 0.002)
+    assert count / 5 < coarse < count / 3
+
+
+@pytest.mark.parametrize(
+    ("vertices", "triangles", "spacing", "message"),
+    [
+        (b"\0" * 13, b"", 0.001, "vertices holds 13 bytes"),
+        (b"\0" * 12, np.array([[0, 0, 5]], dtype="<u4").tobytes(), 0.001, "indexes past"),
+        (b"\0" * 12, b"", float("nan"), "spacing must be a positive number"),
+        (np.full(3, np.inf, dtype="<f4").tobytes(), b"", 0.001, "not a finite number"),
+    ],
+)
+def test_surface_sample_count_refuses_bad_buffers(core, vertices, triangles, spacing, message):
+    with pytest.raises(core.GloopError, match=message):
+        core.surface_sample_count(vertices, triangles, spacing)

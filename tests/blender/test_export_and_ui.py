@@ -60,9 +60,9 @@ def test_estimate_follows_the_radius(addon, empty_scene):
     scene = empty_scene
     objects = export.gloop_objects(scene)
     scene.gloop.particle_radius = 0.02
-    coarse = estimate.estimate(scene, objects, export.frame_range(scene))[0]
+    coarse = estimate.estimate(scene, objects, export.frame_range(scene)).liquid
     scene.gloop.particle_radius = 0.01
-    fine = estimate.estimate(scene, objects, export.frame_range(scene))[0]
+    fine = estimate.estimate(scene, objects, export.frame_range(scene)).liquid
     # A 16×8 UV sphere holds a bit less than 4/3 π r³; halving the radius gives 8× the count.
     sphere_volume = 4.0 / 3.0 * np.pi * 0.5**3
     assert 0.8 * sphere_volume / 0.04**3 < coarse < sphere_volume / 0.04**3

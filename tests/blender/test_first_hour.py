@@ -58,8 +58,8 @@ def test_the_default_sphere_over_a_plane_bakes_untouched(addon, empty_scene):
     assert radius == pytest.approx(figures.radius)
     last = gloop_core.read_particles(os.path.join(cache, f"particles_{FRAMES[1]:05d}.ply"))
     print(
-        f"automatic radius {radius * 1e3:.3f} mm, estimated {figures.liquid:,} liquid + "
-        f"{figures.solid:,} object particles, baked {last['count']:,}, {took:.1f} s"
+        f"automatic radius {radius * 1e3:.3f} mm, estimated {figures.estimate.liquid:,} liquid + "
+        f"{figures.estimate.solid:,} object particles, baked {last['count']:,}, {took:.1f} s"
     )
     assert last["count"] >= 2000
     scene.frame_set(FRAMES[1])
