@@ -15,6 +15,8 @@ import subprocess
 import sys
 import time
 
+from . import cache_lock
+
 CHILD_CODE = """
 import json
 import sys
@@ -55,6 +57,43 @@ def module_search_path():
     return path
 
 
+class CacheInUse(RuntimeError):
+    """Another live process holds the cache folder's lock."""
+
+
+def existing_bake(cache_dir):
+    """What a fresh bake into `cache_dir` would replace, for the confirm dialog and the refusal:
+    "a finished bake (frames 1–250)", "an unfinished bake (frames 1–40 of 1–250)", "baked
+    frames" (no readable manifest), or "" when the folder holds no baked frame."""
+    try:
+        names = os.listdir(cache_dir)
+    except OSError:
+        return ""
+    if not any(n.startswith("particles_") and n.endswith(".ply") for n in names):
+        return ""
+    try:
+        with open(os.path.join(cache_dir, "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+        first, end = int(manifest["frame_start"]), int(manifest["frame_end"])
+        last = manifest.get("last_complete_frame")
+    except (OSError, ValueError, KeyError, TypeError):
+        return "baked frames"
+    if last is None:
+        return "baked frames"
+    if last >= end:
+        return f"a finished bake (frames {first}–{end})"
+    return f"an unfinished bake (frames {first}–{last} of {first}–{end})"
+
+
+def _status_stamp(cache_dir):
+    """Which status.json is there (inode and modification time), or None."""
+    try:
+        st = os.stat(os.path.join(cache_dir, "status.json"))
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns)
+
+
 def read_status(cache_dir):
     """The bake's status.json as a dict, or None if absent or unreadable right now."""
     try:
@@ -73,21 +112,27 @@ class BakeJob:
     def __init__(self, scene_path, cache_dir, resume=False, options=None):
         """`options`: further keyword arguments of `gloop_core.bake` (surface meshing)."""
         self._start_child(
-            cache_dir,
-            [CHILD_CODE, scene_path, cache_dir, "1" if resume else "0", json.dumps(options or {})],
+            cache_dir, CHILD_CODE, [scene_path, cache_dir, "1" if resume else "0"], options
         )
 
-    def _start_child(self, cache_dir, code_and_args):
-        """Starts `python -c code args…` with gloop_core on its path, its output to the log.
-        Subclasses run other gloop_core work this way (`remesh.RemeshJob`)."""
+    def _start_child(self, cache_dir, code, args, options):
+        """Starts `python -c code args… options-as-JSON` with gloop_core on its path, its
+        output to the log; `options` (keyword arguments of the gloop_core call) gets
+        `started_at`. Subclasses run other gloop_core work this way (`remesh.RemeshJob`).
+        Raises CacheInUse, touching nothing, while another live process holds the folder."""
         self.cache_dir = cache_dir
         self.started = time.monotonic()
         # Said before the bake starts (`validate_scene`'s warnings), and again when it ends.
         self.scene_warnings = []
-        # A stale cancel request or status from an earlier bake must not end this one.
-        for stale in ("cancel", "status.json"):
-            if os.path.exists(os.path.join(cache_dir, stale)):
-                os.remove(os.path.join(cache_dir, stale))
+        # Its files (status, cancel, log) are not ours to touch while another bake runs.
+        holder = cache_lock.holder_now(cache_dir)
+        if holder:
+            raise CacheInUse(f"The cache folder is in use by {holder}")
+        # A cancel request or status.json left by an earlier bake must not end or describe
+        # this one. The child clears them once it holds the lock (a cancel made after
+        # `started_at`, while it starts up, is kept); until then the old status is ignored.
+        started_at = time.time()
+        self._stale_status = _status_stamp(cache_dir)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (module_search_path(), env.get("PYTHONPATH")) if p
@@ -95,8 +140,13 @@ class BakeJob:
         self.log_path = os.path.join(cache_dir, self.log_name)
         # Open for the child's whole life (closed in poll() once it exits), not a `with` block.
         self._log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115
+        # The cancel file's time comes from the file system's clock, which can lag time.time()
+        # by a tick (a Cancel pressed just after this would look older than `started_at` and
+        # be cleared): `started_at` is no later than the log's time, just set by that clock.
+        log_time = os.fstat(self._log.fileno()).st_mtime_ns / 1e9 - 1e-6
+        options = {**(options or {}), "started_at": min(started_at, log_time)}
         self.process = subprocess.Popen(
-            [sys.executable, "-c", *code_and_args],
+            [sys.executable, "-c", code, *args, json.dumps(options)],
             env=env,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -104,9 +154,15 @@ class BakeJob:
         )
         self.status = None
 
+    def _own_status(self):
+        """This bake's status.json, or None while only an earlier bake's is there."""
+        if _status_stamp(self.cache_dir) == self._stale_status:
+            return None
+        return read_status(self.cache_dir)
+
     def poll(self):
         """Refreshes `self.status`; returns True while the child runs."""
-        self.status = read_status(self.cache_dir) or self.status
+        self.status = self._own_status() or self.status
         running = self.process.poll() is None
         if not running:
             self._log.close()
@@ -129,7 +185,7 @@ class BakeJob:
 
     def outcome(self):
         """(state, message) once the child has exited: state is finished, cancelled or failed."""
-        status = read_status(self.cache_dir) or {}
+        status = self._own_status() or {}
         state = status.get("state")
         code = self.process.returncode
         if state in {"finished", "cancelled"} and code == 0:

@@ -11,7 +11,16 @@ import os
 
 import bpy
 
-from . import bake_runner, domain, estimate, export, playback, render_settings, shading
+from . import (
+    bake_runner,
+    cache_lock,
+    domain,
+    estimate,
+    export,
+    playback,
+    render_settings,
+    shading,
+)
 
 # The one running interactive bake (a bake owns its cache folder; one at a time).
 _job = None
@@ -34,8 +43,9 @@ def _cache_dir(scene):
     return os.path.normpath(path)
 
 
-def _start(operator, context, resume):
-    """Exports and starts the child; returns the job or None (after reporting why)."""
+def _start(operator, context, resume, replace=False):
+    """Exports and starts the child; returns the job or None (after reporting why). A fresh
+    bake into a folder holding an earlier bake's frames needs `replace` (the user's consent)."""
     global _job
     scene = context.scene
     if running_job() is not None:
@@ -50,12 +60,16 @@ def _start(operator, context, resume):
     except ImportError as e:
         operator.report({"ERROR"}, f"The Gloop core module is missing: {e}")
         return None
+    # Another process (a second Blender, a terminal bake) may be writing this folder.
+    holder = cache_lock.holder_now(cache_dir)
+    if holder:
+        operator.report({"ERROR"}, f"The cache folder is in use by {holder}")
+        return None
+    earlier = "" if resume or replace else bake_runner.existing_bake(cache_dir)
+    if earlier:
+        operator.report({"ERROR"}, refusal_without_consent(earlier))
+        return None
     try:
-        # Another process (a second Blender, a terminal bake) may be writing this folder.
-        holder = gloop_core.cache_lock_holder(cache_dir)
-        if holder and not holder["stale"]:
-            operator.report({"ERROR"}, f"The cache folder is in use by {holder['description']}")
-            return None
         scene_path = export.export_scene(scene, context.evaluated_depsgraph_get(), cache_dir)
         # Clear errors before a process is started, and what the bake will not give as asked.
         warnings = gloop_core.validate_scene(scene_path)["warnings"]
@@ -70,10 +84,15 @@ def _start(operator, context, resume):
         return None
     playback.ensure_liquid_object(scene)
     _hide_liquid_sources(scene)
-    # Bake Liquid replaces the earlier bake, as it always has (asking first is still to do);
-    # the core keeps that bake aside until the new one finishes, and restores it on failure.
-    options = {**bake_options(scene), "overwrite": not resume}
-    _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume, options=options)
+    # With consent the core replaces the earlier bake; it keeps that bake aside until the new
+    # one finishes, and restores it if the new one fails.
+    options = {**bake_options(scene), "overwrite": bool(replace and not resume)}
+    try:
+        _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume, options=options)
+    except bake_runner.CacheInUse as e:
+        operator.report({"ERROR"}, str(e))
+        return None
+    cache_lock.forget()
     _job.scene_warnings = [w[0].upper() + w[1:] for w in warnings]
     for warning in _job.scene_warnings:
         operator.report({"WARNING"}, warning)
@@ -83,6 +102,14 @@ def _start(operator, context, resume):
     scene.gloop.stats_text = ""
     scene.gloop.bake_warning = "; ".join(_job.scene_warnings)
     return _job
+
+
+def refusal_without_consent(earlier):
+    """Why Bake did not start: the folder holds `earlier` (`bake_runner.existing_bake`)."""
+    return (
+        f"The cache folder holds {earlier}: Bake Liquid replaces it only once confirmed "
+        "(from a script: replace=True); Resume Bake continues it"
+    )
 
 
 def _hide_liquid_sources(scene):
@@ -147,17 +174,28 @@ class _BakeBase:
     def poll(cls, context):
         return context.scene is not None and running_job() is None
 
+    def _consent(self):
+        """Has the user agreed to replace an earlier bake? (Resume never replaces one.)"""
+        return getattr(self, "replace", False)
+
     def execute(self, context):
-        job = _start(self, context, self.resume)
+        if getattr(self, "confirmed_in_dialog", False) and not bpy.app.background:
+            # The confirm dialog of `invoke` calls execute(): run the bake modally, as a
+            # click that needs no dialog does, rather than blocking the UI until it ends.
+            return self._start_modal(context)
+        job = _start(self, context, self.resume, self._consent())
         if job is None:
             return {"CANCELLED"}
         job.wait(on_poll=lambda j: _update_progress(context.scene, j))
         return _finish(self, context.scene, job)
 
-    def invoke(self, context, _event):
+    def invoke(self, context, event):
         if bpy.app.background:
             return self.execute(context)
-        if _start(self, context, self.resume) is None:
+        return self._start_modal(context)
+
+    def _start_modal(self, context):
+        if _start(self, context, self.resume, self._consent()) is None:
             return {"CANCELLED"}
         wm = context.window_manager
         self._scene = context.scene  # progress goes to the baked scene, whatever is shown later
@@ -194,6 +232,31 @@ class GLOOP_OT_bake(_BakeBase, bpy.types.Operator):
 
     bl_idname = "gloop.bake"
     bl_label = "Bake Liquid"
+
+    replace: bpy.props.BoolProperty(
+        name="Replace",
+        description="Replace the bake already in the cache folder (the panel's button asks "
+        "first; a script must say so)",
+        options={"SKIP_SAVE"},
+    )
+    confirmed_in_dialog: bpy.props.BoolProperty(options={"SKIP_SAVE", "HIDDEN"})
+
+    def invoke(self, context, event):
+        cache_dir = _cache_dir(context.scene)
+        earlier = bake_runner.existing_bake(cache_dir) if cache_dir else ""
+        if bpy.app.background or not earlier or self.replace:
+            return super().invoke(context, event)
+        # Like Blender's own overwrite prompts: say what goes, and go on only once confirmed.
+        self.replace = self.confirmed_in_dialog = True
+        return context.window_manager.invoke_confirm(
+            self,
+            event,
+            title="Replace the Bake?",
+            message=f"The cache folder holds {earlier}. Bake again from the start and "
+            "replace it? (Resume Bake continues it instead.)",
+            confirm_text="Replace",
+            icon="WARNING",
+        )
 
 
 class GLOOP_OT_bake_resume(_BakeBase, bpy.types.Operator):
@@ -237,6 +300,11 @@ class GLOOP_OT_free_bake(bpy.types.Operator):
         cache_dir = _cache_dir(scene)
         if cache_dir is None:
             self.report({"ERROR"}, "The cache folder is relative to an unsaved .blend")
+            return {"CANCELLED"}
+        holder = cache_lock.holder_now(cache_dir)
+        if holder:
+            # Its files are being written: freeing them now would mix the two.
+            self.report({"ERROR"}, f"The cache folder is in use by {holder}")
             return {"CANCELLED"}
         removed = bake_runner.free_cache(cache_dir)
         scene.gloop.status_text = ""

@@ -7,6 +7,7 @@ from bl_operators.presets import AddPresetBase
 from bl_ui.utils import PresetPanel
 
 from . import (
+    cache_lock,
     domain,
     emission,
     estimate,
@@ -306,12 +307,26 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
                 layout.label(text=s.stats_text)
             layout.operator("gloop.bake_cancel", icon="CANCEL")
             return
-        row = layout.row(align=True)
+        # Another Blender or a terminal bake writing this folder: say who, and grey the
+        # buttons (the operators refuse too). Checked at most once a second (`cache_lock`).
+        in_use = cache_lock.in_use_by(operators._cache_dir(s.id_data))
+        if in_use:
+            col = layout.column(align=True)
+            col.alert = True
+            for i, line in enumerate(preflight.wrap(f"In use by {in_use}")):
+                col.label(text=line, icon="LOCKED" if i == 0 else "BLANK1")
+        buttons = layout.column()
+        buttons.enabled = not in_use
+        row = buttons.row(align=True)
         row.scale_y = 1.3
         row.operator("gloop.bake", icon="PHYSICS")
         row.operator("gloop.bake_resume", icon="PLAY")
+        # Free writes this folder, so it greys with Bake; Open Cache only points the scene
+        # at a folder (maybe another one) and reads it, so it stays usable.
         row = layout.row(align=True)
-        row.operator("gloop.free_bake", icon="TRASH")
+        free = row.row(align=True)
+        free.enabled = not in_use
+        free.operator("gloop.free_bake", icon="TRASH")
         row.operator("gloop.open_cache", icon="FILE_FOLDER")
         if s.status_text:
             layout.label(text=s.status_text)

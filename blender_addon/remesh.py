@@ -7,12 +7,11 @@ which the mesher checks between frames. The core holds the cache lock, so a re-m
 beside a bake, and it refuses out-of-range settings naming the field.
 """
 
-import json
 import os
 
 import bpy
 
-from . import bake_runner, operators, playback
+from . import bake_runner, cache_lock, operators, playback
 
 CHILD_CODE = """
 import json
@@ -39,7 +38,7 @@ class RemeshJob(bake_runner.BakeJob):
 
     def __init__(self, cache_dir, options):
         """`options`: keyword arguments of `gloop_core.mesh` (surface settings, frames)."""
-        self._start_child(cache_dir, [CHILD_CODE, cache_dir, json.dumps(options)])
+        self._start_child(cache_dir, CHILD_CODE, [cache_dir], options)
 
 
 def running_job():
@@ -67,20 +66,15 @@ def _start(operator, context):
     if not os.path.isfile(os.path.join(cache_dir, "manifest.json")):
         operator.report({"ERROR"}, f"Nothing to re-mesh: no baked cache in {cache_dir}")
         return None
+    # Refused, touching nothing (not even its status or cancel file), while another Blender
+    # or a terminal `gloop` holds the folder; the child clears an earlier run's status and
+    # cancel only once it holds the lock itself (`started_at`).
     try:
-        import gloop_core
-
-        holder = gloop_core.cache_lock_holder(cache_dir)
-    except (ImportError, OSError) as e:
-        operator.report({"ERROR"}, f"Cannot re-mesh: {e}")
+        _job = RemeshJob(cache_dir, remesh_options(scene))
+    except bake_runner.CacheInUse as e:
+        operator.report({"ERROR"}, str(e))
         return None
-    except Exception as e:  # noqa: BLE001 (gloop_core.GloopError: an unreadable lock file)
-        operator.report({"ERROR"}, f"Cannot re-mesh: {e}")
-        return None
-    if holder and not holder["stale"]:
-        operator.report({"ERROR"}, f"The cache folder is in use by {holder['description']}")
-        return None
-    _job = RemeshJob(cache_dir, remesh_options(scene))
+    cache_lock.forget()
     scene.gloop.is_baking = True
     scene.gloop.progress = 0.0
     scene.gloop.status_text = "Re-meshing…"
@@ -208,7 +202,11 @@ class PHYSICS_PT_gloop_surface(bpy.types.Panel):
         if running_job() is not None:
             layout.operator("gloop.remesh_cancel", icon="CANCEL")
         else:
-            layout.operator("gloop.remesh", icon="MOD_REMESH")
+            # Greyed like Bake while another process holds the folder (the Bake panel says
+            # who); the operator refuses too.
+            row = layout.row()
+            row.enabled = not cache_lock.in_use_by(operators.cache_folder(context.scene))
+            row.operator("gloop.remesh", icon="MOD_REMESH")
 
 
 CLASSES = (GLOOP_OT_remesh, GLOOP_OT_remesh_cancel, PHYSICS_PT_gloop_surface)

@@ -74,6 +74,26 @@ pub(super) fn clear_frames_after(cache: &CacheDir, last: i32) -> Result<()> {
     remove_matching(cache, Some(last))
 }
 
+/// Deletes the surface files of `frames` (damaged ones a resume meshes again).
+pub(super) fn remove_surfaces(cache: &CacheDir, frames: &[i32]) -> Result<()> {
+    frames.iter().try_for_each(|&f| remove(&cache.surface(f)))
+}
+
+/// For whoever holds the folder's lock before a bake it started at `started`: removes what
+/// an earlier bake left that would end or misdescribe this one: its `status.json`, and a
+/// `cancel` file older than `started` (one made since is a request to stop this bake, made
+/// while it was starting up, and is kept).
+pub fn clear_stale_requests(cache_dir: &Path, started: std::time::SystemTime) -> Result<()> {
+    let cache = CacheDir::new(cache_dir);
+    remove(&cache.status())?;
+    let cancel = cache.cancel();
+    let made = std::fs::metadata(&cancel).and_then(|m| m.modified());
+    match made {
+        Ok(made) if made < started => remove(&cancel),
+        _ => Ok(()),
+    }
+}
+
 /// Removes a stale `cancel` file (from an earlier, cancelled run) that would stop a new bake
 /// at once. For whoever starts a bake; `bake()` itself leaves the file alone (see
 /// `BakeOptions::watch_cancel_file`).

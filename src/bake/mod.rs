@@ -26,10 +26,14 @@
 //! - Cancelling (the `cancel` flag, or a `cancel` file in the folder) stops within a substep
 //!   and keeps every finished frame; `resume` continues from the last one, bit-identically to
 //!   an uninterrupted bake.
+//! - The manifest records the size and hash of every frame file once it is complete; `resume`
+//!   checks every frame it keeps and bakes again from the first damaged one (a damaged
+//!   surface alone is meshed again).
 
 mod cancel;
 mod consent;
 mod files;
+mod ledger;
 mod pipeline;
 mod resume;
 mod set_aside;
@@ -41,13 +45,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-pub use files::remove_stale_cancel;
+pub use files::{clear_stale_requests, remove_stale_cancel};
 pub use pipeline::FrameHook;
 pub use set_aside::REPLACED_FOLDER;
 pub use stats_book::StatsCallback;
 pub use surface_hook::surface_hook;
 
-use crate::cache::{BakeState, CacheDir, CacheLock, FrameLine, Manifest, Status};
+use crate::cache::{
+    BakeState, CacheDir, CacheLock, FileRecord, FrameLine, FrameRecords, Manifest, Status,
+};
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 use crate::sim::{FrameStats, LiquidParticles, PassCapReport, Simulation};
@@ -134,6 +140,9 @@ pub struct BakeSummary {
     /// Solver figures of the frames this run simulated.
     pub stats: Vec<FrameStats>,
     pub elapsed_s: f64,
+    /// What a resume found broken in the frames it would have kept, one line per file
+    /// (naming it and what it did about it); empty when every frame checked out.
+    pub repairs: Vec<String>,
 }
 
 /// Bakes `scene` into `cache_dir` (created if missing). Calls `on_progress` after every frame.
@@ -163,10 +172,11 @@ pub fn bake_locked(
     let cache = CacheDir::new(lock.folder());
     set_aside::recover(&cache)?;
     // Everything that can fail on bad input happens here, before the cache is touched.
-    let (sim, resumed) = start_simulation(&scene, &cache, options.resume)?;
-    let replaced = match resumed {
-        Some(frame) => {
-            files::clear_frames_after(&cache, frame)?;
+    let (sim, resumed, repairs) = start_simulation(&scene, &cache, options.resume)?;
+    let replaced = match &resumed {
+        Some(point) => {
+            files::clear_frames_after(&cache, point.frame)?;
+            files::remove_surfaces(&cache, &point.broken_surfaces)?;
             set_aside::existing(&cache)
         }
         None => {
@@ -176,7 +186,8 @@ pub fn bake_locked(
             set_aside::set_aside(&cache)?
         }
     };
-    let result = write_bake(&scene, cache, sim, resumed, options, on_progress);
+    let resumed_from = resumed.as_ref().map(|point| point.frame);
+    let result = write_bake(&scene, cache, sim, resumed, repairs, options, on_progress);
     let Some(replaced) = replaced else {
         return result;
     };
@@ -187,7 +198,7 @@ pub fn bake_locked(
         }
         // A fresh bake that failed gives the folder its earlier bake back; a failed resume
         // leaves its own frames (and the set-aside bake) for the next try.
-        Err(e) if resumed.is_none() => Err(replaced.restore_after(e)),
+        Err(e) if resumed_from.is_none() => Err(replaced.restore_after(e)),
         other => other,
     }
 }
@@ -197,25 +208,33 @@ fn write_bake(
     scene: &Scene,
     cache: CacheDir,
     sim: Simulation,
-    resumed: Option<i32>,
+    resumed: Option<Resumed>,
+    repairs: Vec<String>,
     options: &BakeOptions,
     on_progress: &mut dyn FnMut(&BakeProgress),
 ) -> Result<BakeSummary> {
     let mut manifest = Manifest::for_scene(scene);
     manifest.surface = options.surface.clone();
-    manifest.last_complete_frame = resumed;
+    let resumed = resumed.map(|point| {
+        manifest.last_complete_frame = Some(point.frame);
+        manifest.frames = point.records;
+        point.frame
+    });
     scene.save(&cache.scene())?;
-    manifest.write(&cache.manifest())?;
+    let ledger = Arc::new(ledger::Ledger::start(cache.manifest(), manifest)?);
 
     let book = stats_book::StatsBook::new(options.surface.is_some(), options.on_stats.clone());
     let mut run = Run {
         cache,
-        manifest,
+        ledger: ledger.clone(),
+        frame_start: scene.settings.frame_start,
+        frame_end: scene.settings.frame_end,
         frames_total: scene.settings.frame_count(),
         started: Instant::now(),
         stats: Vec::new(),
         last_progress: None,
         book: book.clone(),
+        repairs,
     };
     let done = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
@@ -224,8 +243,11 @@ fn write_bake(
             let (cancel, done) = (&*options.cancel, &done);
             scope.spawn(move || cancel::watch_file(&file, cancel, done));
         }
-        let mut pipeline =
-            pipeline::Pipeline::start(scope, frame_hook(scene, options, book), run.cache.clone());
+        let mut pipeline = pipeline::Pipeline::start(
+            scope,
+            frame_hook(scene, options, ledger.clone(), book),
+            run.cache.clone(),
+        );
         let result = run
             .mesh_missing_surfaces(resumed, options.surface.is_some(), &mut pipeline)
             .and_then(|()| run.frames(sim, resumed, &options.cancel, &mut pipeline, on_progress));
@@ -234,18 +256,30 @@ fn write_bake(
         let hook_result = pipeline.finish();
         result.and_then(|outcome| hook_result.map(|()| outcome))
     });
+    // The surfaces recorded since the last frame's write (whatever the outcome: a cancelled
+    // or failed bake keeps its frames too).
+    let written = ledger.write();
+    let result = result.and_then(|outcome| written.map(|()| outcome));
     run.finish(result)
 }
 
-/// The mesher and the caller's hook, as one hook for the post-processing thread.
+/// The mesher (recording each surface in the manifest and reporting its triangles for the
+/// frame's stats line) and the caller's hook, as one hook for the post-processing thread.
 fn frame_hook(
     scene: &Scene,
     options: &BakeOptions,
+    ledger: Arc<ledger::Ledger>,
     book: Arc<stats_book::StatsBook>,
 ) -> Option<FrameHook> {
+    let record: FrameHook = Arc::new(move |frame, _, cache| {
+        ledger.surface_written(frame, FileRecord::of_file(&cache.surface(frame))?);
+        Ok(())
+    });
     let mesher = options.surface.clone().map(|s| {
         let meshed = move |frame, triangles| book.meshed(frame, triangles);
-        surface_hook::surface_hook_reporting(Arc::new(scene.clone()), s, Arc::new(meshed))
+        let mesh =
+            surface_hook::surface_hook_reporting(Arc::new(scene.clone()), s, Arc::new(meshed));
+        surface_hook::chain(mesh, record)
     });
     match (mesher, options.on_frame.clone()) {
         (Some(a), Some(b)) => Some(surface_hook::chain(a, b)),
@@ -275,27 +309,45 @@ fn with_frame_range(scene: &Scene, frames: Option<(i32, i32)>) -> Result<Scene> 
     Ok(scene)
 }
 
-/// Builds the simulation, from the scene's initial state or from the cache's last complete
-/// frame. Reads the cache but never modifies it.
+/// Where a resume continues: the last good frame and the checked records of the kept ones.
+struct Resumed {
+    frame: i32,
+    records: FrameRecords,
+    broken_surfaces: Vec<i32>,
+}
+
+/// Builds the simulation, from the scene's initial state or from the cache's last good
+/// frame; with it, what a resume found broken (see [`BakeSummary::repairs`]). Reads the
+/// cache but never modifies it.
 fn start_simulation(
     scene: &Scene,
     cache: &CacheDir,
     resume: bool,
-) -> Result<(Simulation, Option<i32>)> {
+) -> Result<(Simulation, Option<Resumed>, Vec<String>)> {
     scene.validate()?;
-    if resume {
-        if let Some(point) = resume::find_resume_point(scene, cache)? {
-            let sim = Simulation::resume(scene, point.frame, point.particles)?;
-            return Ok((sim, Some(point.frame)));
-        }
+    if !resume {
+        return Ok((Simulation::new(scene)?, None, Vec::new()));
     }
-    Ok((Simulation::new(scene)?, None))
+    let (point, repairs) = resume::find_resume_point(scene, cache)?;
+    let Some(point) = point else {
+        return Ok((Simulation::new(scene)?, None, repairs));
+    };
+    let sim = Simulation::resume(scene, point.frame, point.particles)?;
+    let resumed = Resumed {
+        frame: point.frame,
+        records: point.records,
+        broken_surfaces: point.broken_surfaces,
+    };
+    Ok((sim, Some(resumed), repairs))
 }
 
 /// The state of one bake run while it writes frames.
 struct Run {
     cache: CacheDir,
-    manifest: Manifest,
+    /// The manifest, shared with the mesher's thread.
+    ledger: Arc<ledger::Ledger>,
+    frame_start: i32,
+    frame_end: i32,
     frames_total: u32,
     started: Instant,
     stats: Vec<FrameStats>,
@@ -303,6 +355,8 @@ struct Run {
     last_progress: Option<BakeProgress>,
     /// Each frame's stats line, put together from the solver's and the mesher's halves.
     book: Arc<stats_book::StatsBook>,
+    /// What the resume found broken (see [`BakeSummary::repairs`]).
+    repairs: Vec<String>,
 }
 
 impl Run {
@@ -317,7 +371,7 @@ impl Run {
         let (Some(last), true) = (resumed, meshing) else {
             return Ok(());
         };
-        for frame in self.manifest.frame_start..=last {
+        for frame in self.frame_start..=last {
             if !self.cache.surface(frame).exists() {
                 let particles = crate::cache::read_particles(&self.cache.particles(frame))?;
                 pipeline.submit(frame, &particles)?;
@@ -335,38 +389,46 @@ impl Run {
         pipeline: &mut pipeline::Pipeline,
         on_progress: &mut dyn FnMut(&BakeProgress),
     ) -> Result<BakeOutcome> {
-        if resumed.is_none() {
-            crate::cache::write_particles(
-                &self.cache.particles(sim.frame()),
-                sim.frame(),
-                sim.liquid(),
-            )?;
-        }
-        self.frame_written(&sim, None, 0.0, on_progress)?;
+        // The frame a resume starts from is on disk and recorded already.
+        let first = match resumed {
+            Some(_) => None,
+            None => Some(self.write_particles(&sim)?),
+        };
+        self.frame_written(&sim, first, None, 0.0, on_progress)?;
         if resumed.is_none() {
             pipeline.submit(sim.frame(), sim.liquid())?;
         }
-        while sim.frame() < self.manifest.frame_end {
+        while sim.frame() < self.frame_end {
             let clock = Instant::now();
             let stats = match sim.step_frame(stop) {
                 Ok(stats) => stats,
                 Err(GloopError::Cancelled) => return Ok(BakeOutcome::Cancelled),
                 Err(e) => return Err(e),
             };
-            let frame = sim.frame();
-            crate::cache::write_particles(&self.cache.particles(frame), frame, sim.liquid())?;
+            let record = self.write_particles(&sim)?;
             self.stats.push(stats.clone());
             let seconds = clock.elapsed().as_secs_f64();
-            self.frame_written(&sim, Some(stats), seconds, on_progress)?;
-            pipeline.submit(frame, sim.liquid())?;
+            self.frame_written(&sim, Some(record), Some(stats), seconds, on_progress)?;
+            pipeline.submit(sim.frame(), sim.liquid())?;
         }
         Ok(BakeOutcome::Finished)
     }
 
-    /// Records a frame whose particle file is on disk: manifest, status, progress.
+    /// Writes the particle file of the simulation's frame; returns its record. The record is
+    /// read back from the file (from the page cache, just written): what is checked later is
+    /// what is on disk, whatever wrote it.
+    fn write_particles(&self, sim: &Simulation) -> Result<FileRecord> {
+        let path = self.cache.particles(sim.frame());
+        crate::cache::write_particles(&path, sim.frame(), sim.liquid())?;
+        FileRecord::of_file(&path)
+    }
+
+    /// Records a frame whose particle file is on disk (`record`: `None` if recorded
+    /// already): manifest, status, progress.
     fn frame_written(
         &mut self,
         sim: &Simulation,
+        record: Option<FileRecord>,
         stats: Option<FrameStats>,
         seconds: f64,
         on_progress: &mut dyn FnMut(&BakeProgress),
@@ -379,8 +441,7 @@ impl Run {
             substeps: stats.as_ref().map(|s| s.substeps),
             triangles: None,
         });
-        self.manifest.last_complete_frame = Some(sim.frame());
-        self.manifest.write(&self.cache.manifest())?;
+        self.ledger.particles_written(sim.frame(), record)?;
         let progress = self.progress(
             sim.frame(),
             sim.liquid(),
@@ -401,7 +462,7 @@ impl Run {
         object_particles: usize,
         stats: Option<FrameStats>,
     ) -> BakeProgress {
-        let frames_done = (frame - self.manifest.frame_start + 1).max(0) as u32;
+        let frames_done = (frame - self.frame_start + 1).max(0) as u32;
         let elapsed_s = self.started.elapsed().as_secs_f64();
         let remaining = self.frames_total.saturating_sub(frames_done);
         // From this run's own pace; the first (initial/resumed) frame costs no solving.
@@ -446,9 +507,9 @@ impl Run {
     /// Writes the final status and builds the summary.
     fn finish(self, result: Result<BakeOutcome>) -> Result<BakeSummary> {
         let last_frame = self
-            .manifest
-            .last_complete_frame
-            .unwrap_or(self.manifest.frame_start - 1);
+            .ledger
+            .last_complete_frame()
+            .unwrap_or(self.frame_start - 1);
         let progress = BakeProgress {
             elapsed_s: self.started.elapsed().as_secs_f64(),
             ..self
@@ -473,6 +534,7 @@ impl Run {
             last_frame,
             stats: self.stats,
             elapsed_s: self.started.elapsed().as_secs_f64(),
+            repairs: self.repairs,
         })
     }
 }

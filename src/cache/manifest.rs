@@ -4,6 +4,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::file_record::{FileRecord, FrameRecords};
 use crate::atomic_file::write_atomically;
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
@@ -39,6 +40,11 @@ pub struct Manifest {
     /// How `surface_*.ply` files are meshed; `None` if the bake writes particles only.
     #[serde(default)]
     pub surface: Option<crate::surface::SurfaceSettings>,
+    /// Size and hash of every finished frame file, recorded as each is written (and as
+    /// `gloop mesh` rewrites surfaces), so every kept frame can be checked. Empty in caches
+    /// written before records existed; a file without a record is checked as those were.
+    #[serde(default)]
+    pub frames: FrameRecords,
 }
 
 impl Manifest {
@@ -65,7 +71,18 @@ impl Manifest {
                 .collect(),
             last_complete_frame: None,
             surface: None,
+            frames: FrameRecords::new(),
         }
+    }
+
+    /// Records the particle file of `frame`.
+    pub fn record_particles(&mut self, frame: i32, record: FileRecord) {
+        self.frames.entry(frame).or_default().particles = Some(record);
+    }
+
+    /// Records the surface file of `frame` (after the bake's mesher or `gloop mesh` wrote it).
+    pub fn record_surface(&mut self, frame: i32, record: FileRecord) {
+        self.frames.entry(frame).or_default().surface = Some(record);
     }
 
     pub fn write(&self, path: &Path) -> Result<()> {

@@ -4,7 +4,8 @@
 //! ```text
 //! particles_00001.ply   liquid particles of frame 1 (binary little-endian PLY)
 //! surface_00001.ply     the surface mesh of frame 1 (written by the mesher)
-//! manifest.json         what was baked with which settings; last complete frame
+//! manifest.json         what was baked with which settings; last complete frame; size and
+//!                       hash of every finished frame file (see [`check`])
 //! scene.gloop           the baked scene (binary scene format)
 //! status.json           live progress of a running bake
 //! cancel                created by anyone who wants the running bake to stop
@@ -16,6 +17,8 @@
 //! Every file is written under `<name>.tmp` and renamed into place ([`crate::atomic_file`]),
 //! so a reader never sees half a file.
 
+pub mod check;
+mod file_record;
 mod frame_line;
 mod hash;
 pub mod lock;
@@ -25,10 +28,14 @@ mod paths;
 mod process;
 mod status;
 
+pub use file_record::{FileRecord, FrameFiles, FrameRecords};
 pub use frame_line::FrameLine;
 pub use hash::scene_hash;
 pub use lock::{lock_holder, CacheLock, LockHolder};
 pub use manifest::{LiquidInfo, Manifest, CACHE_FORMAT_VERSION};
-pub use particles::{read_particles, read_particles_header, write_particles, ParticleFileInfo};
+pub use particles::{
+    check_particles_length, read_particles, read_particles_header, write_particles,
+    ParticleFileInfo,
+};
 pub use paths::CacheDir;
 pub use status::{BakeState, Status};

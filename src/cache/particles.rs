@@ -219,17 +219,27 @@ pub fn read_particles_header(path: &Path) -> Result<ParticleFileInfo> {
     read_checked_header(path, &mut Reader::new(BufReader::new(file)))
 }
 
-/// Reads a particle file written by [`write_particles`]. A truncated, padded or otherwise
-/// damaged file is an error naming the file.
-pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
-    let bytes = std::fs::read(path).map_err(|e| GloopError::io(path, e))?;
-    let mut reader = Reader::new(std::io::Cursor::new(bytes.as_slice()));
+/// Checks that a particle file is as long as its header says, reading only the header: the
+/// check for a file the manifest has no record of (see `cache::check`). Catches a file cut
+/// short, emptied or padded; not one whose payload was changed in place.
+pub fn check_particles_length(path: &Path) -> Result<ParticleFileInfo> {
+    // Our headers are a few hundred bytes; one much longer is not ours.
+    const HEADER_MAX: u64 = 64 * 1024;
+    let file = std::fs::File::open(path).map_err(|e| GloopError::io(path, e))?;
+    let length = file.metadata().map_err(|e| GloopError::io(path, e))?.len();
+    let mut head = Vec::new();
+    file.take(HEADER_MAX)
+        .read_to_end(&mut head)
+        .map_err(|e| GloopError::io(path, e))?;
+    let mut reader = Reader::new(std::io::Cursor::new(head.as_slice()));
     let info = read_checked_header(path, &mut reader)?;
-    // Check the payload size first: it gives a clear message for the commonest damage (a copy
-    // or download cut short) and keeps a corrupt count from driving a huge allocation.
-    let header_len = reader.get_ref().position();
-    let payload = bytes.len() as u64 - header_len;
-    let expected = info.particles as u64 * record_bytes(info.properties);
+    check_payload_length(path, info, length - reader.get_ref().position())?;
+    Ok(info)
+}
+
+/// The payload (what follows the header) must hold exactly the announced particles.
+fn check_payload_length(path: &Path, info: ParticleFileInfo, payload: u64) -> Result<()> {
+    let expected = (info.particles as u64).saturating_mul(record_bytes(info.properties));
     if payload != expected {
         let why = if payload < expected {
             "truncated"
@@ -245,6 +255,19 @@ pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
             ),
         ));
     }
+    Ok(())
+}
+
+/// Reads a particle file written by [`write_particles`]. A truncated, padded or otherwise
+/// damaged file is an error naming the file.
+pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
+    let bytes = std::fs::read(path).map_err(|e| GloopError::io(path, e))?;
+    let mut reader = Reader::new(std::io::Cursor::new(bytes.as_slice()));
+    let info = read_checked_header(path, &mut reader)?;
+    // Check the payload size first: it gives a clear message for the commonest damage (a copy
+    // or download cut short) and keeps a corrupt count from driving a huge allocation.
+    let header_len = reader.get_ref().position();
+    check_payload_length(path, info, bytes.len() as u64 - header_len)?;
     let records = read_payload(path, &mut reader, info)?;
     let mut particles = LiquidParticles::default();
     for r in &records {

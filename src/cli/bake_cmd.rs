@@ -65,6 +65,9 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
     drop(lock);
     bar.finish_and_clear();
     let summary = result?;
+    for repair in &summary.repairs {
+        println!("damaged: {repair}");
+    }
     let frames_simulated = summary.stats.len();
     match summary.outcome {
         BakeOutcome::Finished => {

@@ -1,7 +1,11 @@
-//! `gloop info DIR`: what a cache folder holds.
+//! `gloop info DIR`: what a cache folder holds, and which of its frames are damaged or
+//! missing: every frame file is checked against the size and hash the manifest recorded when
+//! it was written (see `gloop::cache::check`), so a file cut short shows as such, not at the
+//! particle count its header announces.
 
 use std::path::Path;
 
+use gloop::cache::check::{check_frames, FileState, FrameCheck};
 use gloop::cache::{read_particles_header, CacheDir, Manifest, Status};
 use gloop::{GloopError, Result};
 
@@ -70,14 +74,56 @@ pub fn run(dir: &Path) -> Result<()> {
         surface_frames.len(),
         ranges(&surface_frames)
     );
+    let checks = check_frames(&cache, &manifest)?;
     println!("  frame  liquid particles");
-    for frame in particle_frames {
-        match read_particles_header(&cache.particles(frame)) {
-            Ok(h) => println!("  {frame:>5}  {}", h.particles),
-            Err(e) => println!("  {frame:>5}  unreadable: {e}"),
-        }
+    for check in &checks {
+        println!("  {:>5}  {}", check.frame, frame_line(&cache, check));
     }
+    println!("{}", damage_summary(&checks));
     Ok(())
+}
+
+/// The particle count of a sound frame, or what is wrong with it.
+fn frame_line(cache: &CacheDir, check: &FrameCheck) -> String {
+    if check.is_broken() {
+        return format!("damaged: {}", check.describe());
+    }
+    let count = match check.particles {
+        FileState::Absent => "no particle file".to_string(),
+        _ => match read_particles_header(&cache.particles(check.frame)) {
+            Ok(h) => h.particles.to_string(),
+            Err(e) => format!("unreadable: {e}"),
+        },
+    };
+    let unrecorded = [&check.particles, &check.surface]
+        .iter()
+        .any(|s| **s == FileState::Unrecorded);
+    match unrecorded {
+        true => format!("{count} (no record to check it against)"),
+        false => count,
+    }
+}
+
+/// One line: the damaged or missing frames, or that every recorded file checked out.
+fn damage_summary(checks: &[FrameCheck]) -> String {
+    let broken: Vec<i32> = checks
+        .iter()
+        .filter(|c| c.is_broken())
+        .map(|c| c.frame)
+        .collect();
+    if broken.is_empty() {
+        return "  every recorded frame file matches its size and hash".into();
+    }
+    let first_lost = checks.iter().find(|c| c.particles.is_broken());
+    let repair = match first_lost {
+        Some(c) => format!("a resume bakes again from frame {}", c.frame),
+        None => "a resume meshes their surfaces again".to_string(),
+    };
+    format!(
+        "  damaged or missing frames: {} ({} frames); {repair}",
+        ranges(&broken),
+        broken.len()
+    )
 }
 
 /// `1..5, 8, 10..12` for a sorted list of frames.

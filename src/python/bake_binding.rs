@@ -5,13 +5,15 @@
 //! (`status.json`, the `cancel` file), which the bake writes and watches itself.
 
 use std::path::PathBuf;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::to_py;
-use crate::bake::{bake as run_bake, BakeOptions, BakeOutcome};
-use crate::cache::{lock_holder, FrameLine};
+use crate::bake::{bake_locked, clear_stale_requests, BakeOptions, BakeOutcome};
+use crate::cache::{lock_holder, CacheLock, FrameLine};
+use crate::error::GloopError;
 use crate::scene::Scene;
 use crate::surface::SurfaceSettings;
 
@@ -19,15 +21,21 @@ use crate::surface::SurfaceSettings;
 /// surface_smoothness=0.5, overwrite=False) -> dict`: bakes the scene file (JSON or binary)
 /// into `cache_dir`, with a surface mesh per frame unless `surface` is False (resolution:
 /// marching-cubes cell in particle radii; smoothness 0..1). Returns `outcome` ("finished" or
-/// "cancelled"), `first_frame`, `last_frame` and `elapsed_s`; raises GloopError (naming the
+/// "cancelled"), `first_frame`, `last_frame`, `elapsed_s` and `repairs` (what a resume found
+/// damaged in the frames it would have kept, and baked or meshed again); raises GloopError (naming the
 /// object, field or file) on bad input or a failed bake, when the folder is in use by another
 /// bake (see `cache_lock_holder`), or when it holds an earlier bake's frames and neither
 /// `overwrite` nor `resume` is set. A `cancel` file in the folder stops it within a substep;
 /// finished frames are kept and `resume=True` continues from the last one.
+///
+/// `started_at` (seconds since 1970): when whoever started this bake did so. Once the bake
+/// holds the folder's lock it removes what an earlier bake left: `status.json`, and a
+/// `cancel` file older than that (a newer one, made while this bake was starting up, stops
+/// it). Only the lock's holder may touch those files: before it, they may be a live bake's.
 #[pyfunction]
 #[pyo3(signature = (
     scene_path, cache_dir, resume = false, surface = true, surface_resolution = 0.5,
-    surface_smoothness = 0.5, overwrite = false
+    surface_smoothness = 0.5, overwrite = false, started_at = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn bake<'py>(
@@ -39,7 +47,9 @@ fn bake<'py>(
     surface_resolution: f32,
     surface_smoothness: f32,
     overwrite: bool,
+    started_at: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let started_at = started_at.map(unix_time).transpose().map_err(to_py)?;
     let summary = py
         .detach(|| {
             let scene = Scene::load(&scene_path)?;
@@ -58,7 +68,11 @@ fn bake<'py>(
                 on_stats: Some(std::sync::Arc::new(|line: &FrameLine| println!("{line}"))),
                 ..BakeOptions::default()
             };
-            run_bake(&scene, &cache_dir, &options, &mut |_| {})
+            let lock = CacheLock::acquire(&cache_dir, if resume { "resume" } else { "bake" })?;
+            if let Some(started_at) = started_at {
+                clear_stale_requests(&cache_dir, started_at)?;
+            }
+            bake_locked(&lock, &scene, &options, &mut |_| {})
         })
         .map_err(to_py)?;
     let dict = PyDict::new(py);
@@ -70,7 +84,20 @@ fn bake<'py>(
     dict.set_item("first_frame", summary.first_frame)?;
     dict.set_item("last_frame", summary.last_frame)?;
     dict.set_item("elapsed_s", summary.elapsed_s)?;
+    dict.set_item("repairs", summary.repairs)?;
     Ok(dict)
+}
+
+/// Seconds since 1970 as a time; NaN, infinite or negative is an error, not a panic.
+pub(super) fn unix_time(seconds: f64) -> crate::error::Result<SystemTime> {
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .and_then(|d| UNIX_EPOCH.checked_add(d))
+        .ok_or_else(|| {
+            GloopError::Other(format!(
+                "started_at must be a time in seconds since 1970, not {seconds}"
+            ))
+        })
 }
 
 /// `cache_lock_holder(cache_dir) -> dict | None`: who is baking or meshing into the folder

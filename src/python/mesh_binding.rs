@@ -25,10 +25,13 @@ use crate::surface::SurfaceSettings;
 /// GloopError naming the field for a setting out of range (resolution 0.2..4, smoothness 0..1,
 /// max_error 0..0.25) or a damaged manifest radius, and when another bake or re-mesh holds
 /// the folder. Each frame's stats line is printed (the child's log).
+///
+/// `started_at` (seconds since 1970), as for `bake`: once the re-mesh holds the folder's lock
+/// it removes an earlier run's `status.json` and a `cancel` file older than that.
 #[pyfunction]
 #[pyo3(signature = (
     cache_dir, surface_resolution = 0.5, surface_smoothness = 0.5, max_error = 0.0,
-    frames = None
+    frames = None, started_at = None
 ))]
 fn mesh<'py>(
     py: Python<'py>,
@@ -37,7 +40,12 @@ fn mesh<'py>(
     surface_smoothness: f32,
     max_error: f32,
     frames: Option<(i32, i32)>,
+    started_at: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let started_at = started_at
+        .map(super::bake_binding::unix_time)
+        .transpose()
+        .map_err(to_py)?;
     let options = RemeshOptions {
         frames,
         settings: SurfaceSettings {
@@ -48,6 +56,7 @@ fn mesh<'py>(
         },
         watch_cancel_file: true,
         write_status: true,
+        started_at,
         ..RemeshOptions::default()
     };
     let summary = py

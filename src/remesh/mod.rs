@@ -6,7 +6,9 @@
 //! - It holds the cache lock, so it never runs beside a bake or another re-mesh.
 //! - Every argument and the manifest's radius are checked first ([`checks`]); bad ones are
 //!   refused before anything is written.
-//! - Surfaces are written atomically, one frame at a time. Cancelling (the flag, or the
+//! - Surfaces are written atomically, one frame at a time, and each is recorded (size and
+//!   hash, [`crate::cache::FileRecord`]) in the manifest, written after every frame: a
+//!   resume or `gloop info` finds every re-meshed surface intact. Cancelling (the flag, or the
 //!   `cancel` file when watched) stops between frames: the frames done have the new surface,
 //!   the rest keep the old one, and the manifest keeps the old settings until a re-mesh
 //!   finishes.
@@ -16,10 +18,12 @@ pub mod checks;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use crate::bake::BakeOutcome;
-use crate::cache::{read_particles, BakeState, CacheDir, CacheLock, FrameLine, Manifest, Status};
+use crate::cache::{
+    read_particles, BakeState, CacheDir, CacheLock, FileRecord, FrameLine, Manifest, Status,
+};
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 use crate::surface::{mesh_liquid, write_surface_ply, ObstacleSurface, SurfaceSettings};
@@ -37,6 +41,10 @@ pub struct RemeshOptions {
     pub watch_cancel_file: bool,
     /// Keep `status.json` up to date for a poller (the add-on's progress bar).
     pub write_status: bool,
+    /// When whoever started this re-mesh did so: once it holds the lock, an earlier run's
+    /// `status.json` and a `cancel` file older than this are removed (see
+    /// [`crate::bake::clear_stale_requests`]). `None`: left alone.
+    pub started_at: Option<SystemTime>,
 }
 
 impl Default for RemeshOptions {
@@ -47,6 +55,7 @@ impl Default for RemeshOptions {
             cancel: Arc::new(AtomicBool::new(false)),
             watch_cancel_file: false,
             write_status: false,
+            started_at: None,
         }
     }
 }
@@ -79,6 +88,10 @@ pub fn remesh(
     check_surface_settings(&options.settings)?;
     // Re-meshing rewrites the surfaces and the manifest a running bake also writes.
     let _lock = CacheLock::acquire(dir, "mesh")?;
+    // Only the lock's holder may touch these: before it, they may be a live bake's.
+    if let Some(started_at) = options.started_at {
+        crate::bake::clear_stale_requests(dir, started_at)?;
+    }
     let cache = CacheDir::new(dir);
     let mut job = Job {
         cache: cache.clone(),
@@ -163,6 +176,11 @@ impl Job<'_> {
                 .map_or(vec![], |s| ObstacleSurface::of_scene(s, frame));
             let mesh = mesh_liquid(&particles, manifest.particle_radius, settings, &obstacles);
             write_surface_ply(&cache.surface(frame), &mesh)?;
+            // Recorded frame by frame: stopped part-way, every surface still matches its
+            // record (a resume or `gloop info` would otherwise take the re-meshed ones for
+            // damaged).
+            manifest.record_surface(frame, FileRecord::of_file(&cache.surface(frame))?);
+            manifest.write(&cache.manifest())?;
             self.done += 1;
             let line = FrameLine {
                 frame,

@@ -95,7 +95,7 @@ def test_a_classic_honey_bake_says_it_is_thinner_than_asked(honey_scene):
         "The classic viscosity model gives liquid 'honey' only"
     ), scene.gloop.bake_warning
     scene.gloop.viscosity_model = "implicit"
-    assert bpy.ops.gloop.bake() == {"FINISHED"}
+    assert bpy.ops.gloop.bake(replace=True) == {"FINISHED"}
     assert scene.gloop.bake_warning == ""
 
 

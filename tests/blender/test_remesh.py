@@ -4,6 +4,9 @@ a bake leaves in status.json, the bake log and the panel."""
 
 import json
 import os
+import socket
+import subprocess
+import time
 
 import bpy
 import cache_fixtures
@@ -131,3 +134,95 @@ def test_the_stats_line_shows_in_the_panel_after_an_operator_bake(empty_scene):
     assert bpy.ops.gloop.bake() == {"FINISHED"}
     text = scene.gloop.stats_text
     assert text.startswith("Frame 3: ") and "substeps" in text and "triangles" in text, text
+
+
+def _frame_file_stamps(cache):
+    """Every frame file's (sha256, inode, mtime): a rewrite shows even with the same bytes."""
+    hashes = cache_fixtures.file_hashes(cache, "")
+    out = {}
+    for name, digest in hashes.items():
+        st = os.stat(os.path.join(cache, name))
+        out[name] = (digest, st.st_ino, st.st_mtime_ns)
+    return out
+
+
+def _manifest(cache):
+    with open(os.path.join(cache, "manifest.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_a_remesh_records_each_surface_so_a_resume_redoes_nothing(addon, opened):
+    """gloop_core.mesh (through the operator's child process) records every surface it
+    rewrites; a resume then checks every record, repairs nothing and writes no frame file."""
+    import gloop_core
+
+    scene, cache = opened
+    # A cancel file an earlier run left: the child clears it once it holds the lock.
+    stale = os.path.join(cache, "cancel")
+    open(stale, "w").close()
+    os.utime(stale, (time.time() - 60, time.time() - 60))
+    scene.gloop.surface_resolution = 1.0
+    assert bpy.ops.gloop.remesh() == {"FINISHED"}, scene.gloop.status_text
+    assert not os.path.exists(stale)
+
+    frames = _manifest(cache)["frames"]
+    for frame in range(1, FRAMES + 1):
+        record = frames[str(frame)]["surface"]
+        path = os.path.join(cache, f"surface_{frame:05d}.ply")
+        assert record["size"] == os.path.getsize(path), frame
+    before, records = _frame_file_stamps(cache), frames
+    time.sleep(0.02)
+
+    summary = gloop_core.bake(os.path.join(cache, "scene.gloop"), cache, resume=True)
+    assert summary["outcome"] == "finished"
+    assert summary["repairs"] == []
+    assert summary["last_frame"] == FRAMES
+    assert _frame_file_stamps(cache) == before
+    assert _manifest(cache)["frames"] == records
+
+
+def _remesh_button_enabled(remesh):
+    """Draws the Surface sub-panel headless: is its Re-mesh button enabled?"""
+    from test_bake_consent import RecordingLayout, button_enabled
+
+    log = []
+
+    class Panel:
+        layout = RecordingLayout(log)
+
+    remesh.PHYSICS_PT_gloop_surface.draw(Panel(), bpy.context)
+    return button_enabled(log, "gloop.remesh")
+
+
+def test_remesh_refuses_a_folder_in_use_and_leaves_its_files(addon, opened):
+    _scene, cache = opened
+    addon.cache_lock.forget()
+    assert _remesh_button_enabled(addon.remesh)
+    other = subprocess.Popen(["sleep", "60"])  # a live process that is not this one
+    try:
+        holder = {
+            "pid": other.pid,
+            "host": socket.gethostname(),
+            "command": "bake",
+            "since_unix_s": int(time.time()),
+        }
+        with open(os.path.join(cache, "gloop.lock"), "w") as f:
+            json.dump(holder, f)
+        open(os.path.join(cache, "cancel"), "w").close()
+        before = cache_fixtures.file_hashes(cache, "")
+        status = os.stat(os.path.join(cache, "status.json")).st_mtime_ns
+        # Greyed like Bake (the Bake panel above says who holds the folder).
+        addon.cache_lock.forget()
+        assert not _remesh_button_enabled(addon.remesh)
+        with pytest.raises(RuntimeError, match=f"in use by gloop bake \\(pid {other.pid}"):
+            bpy.ops.gloop.remesh()
+        with pytest.raises(addon.bake_runner.CacheInUse):
+            addon.remesh.RemeshJob(cache, {"surface_resolution": 1.0})
+        assert addon.remesh.running_job() is None
+        # The holder's request and status are not the re-mesh's to touch.
+        assert os.path.exists(os.path.join(cache, "cancel"))
+        assert os.stat(os.path.join(cache, "status.json")).st_mtime_ns == status
+        assert cache_fixtures.file_hashes(cache, "") == before
+    finally:
+        other.kill()
+        other.wait()
