@@ -6,9 +6,10 @@ cached animation on the "Gloop Liquid" object, render with Cycles. The solver is
 process so a solver failure never takes Blender down.
 """
 
-from . import operators, panels, playback, properties, quick_honey
+from . import open_cache, operators, panels, playback, properties, quick_honey, remesh
 
-_MODULES = (properties, operators, panels, playback, quick_honey)
+# remesh after panels: its Surface panel is a child of the Bake panel.
+_MODULES = (properties, operators, panels, remesh, open_cache, playback, quick_honey)
 
 
 def register():

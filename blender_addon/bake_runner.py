@@ -43,6 +43,7 @@ CACHE_FILE_NAMES = (
     "status.json",
     "cancel",
     "bake.log",
+    "remesh.log",
 )
 
 
@@ -105,8 +106,20 @@ def read_status(cache_dir):
 class BakeJob:
     """One bake child process."""
 
+    # The child's log, in the cache folder.
+    log_name = "bake.log"
+
     def __init__(self, scene_path, cache_dir, resume=False, options=None):
         """`options`: further keyword arguments of `gloop_core.bake` (surface meshing)."""
+        self._start_child(
+            cache_dir, CHILD_CODE, [scene_path, cache_dir, "1" if resume else "0"], options
+        )
+
+    def _start_child(self, cache_dir, code, args, options):
+        """Starts `python -c code args… options-as-JSON` with gloop_core on its path, its
+        output to the log; `options` (keyword arguments of the gloop_core call) gets
+        `started_at`. Subclasses run other gloop_core work this way (`remesh.RemeshJob`).
+        Raises CacheInUse, touching nothing, while another live process holds the folder."""
         self.cache_dir = cache_dir
         self.started = time.monotonic()
         # Said before the bake starts (`validate_scene`'s warnings), and again when it ends.
@@ -118,25 +131,22 @@ class BakeJob:
         # A cancel request or status.json left by an earlier bake must not end or describe
         # this one. The child clears them once it holds the lock (a cancel made after
         # `started_at`, while it starts up, is kept); until then the old status is ignored.
-        options = {**(options or {}), "started_at": time.time()}
+        started_at = time.time()
         self._stale_status = _status_stamp(cache_dir)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (module_search_path(), env.get("PYTHONPATH")) if p
         )
-        self.log_path = os.path.join(cache_dir, "bake.log")
+        self.log_path = os.path.join(cache_dir, self.log_name)
         # Open for the child's whole life (closed in poll() once it exits), not a `with` block.
         self._log = open(self.log_path, "w", encoding="utf-8")  # noqa: SIM115
+        # The cancel file's time comes from the file system's clock, which can lag time.time()
+        # by a tick (a Cancel pressed just after this would look older than `started_at` and
+        # be cleared): `started_at` is no later than the log's time, just set by that clock.
+        log_time = os.fstat(self._log.fileno()).st_mtime_ns / 1e9 - 1e-6
+        options = {**(options or {}), "started_at": min(started_at, log_time)}
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                CHILD_CODE,
-                scene_path,
-                cache_dir,
-                "1" if resume else "0",
-                json.dumps(options or {}),
-            ],
+            [sys.executable, "-c", code, *args, json.dumps(options)],
             env=env,
             stdout=self._log,
             stderr=subprocess.STDOUT,
@@ -217,6 +227,21 @@ def progress_text(status):
     if eta is not None and status.get("state") == "running":
         parts.append(f"ETA {int(eta) // 60}:{int(eta) % 60:02d}")
     return ", ".join(parts)
+
+
+def stats_text(status):
+    """The stats line of the latest frame whose figures are all in (as FLIP Fluids shows):
+    "Frame 12: 1.23 s, 9,220 particles, 8 substeps, 99,464 triangles". Empty before one."""
+    line = (status or {}).get("last_frame_stats")
+    if not isinstance(line, dict) or "frame" not in line:
+        return ""
+    text = f"Frame {line['frame']}: {line.get('seconds', 0.0):.2f} s"
+    text += f", {line.get('liquid_particles', 0):,} particles"
+    if line.get("substeps") is not None:
+        text += f", {line['substeps']} substeps"
+    if line.get("triangles") is not None:
+        text += f", {line['triangles']:,} triangles"
+    return text
 
 
 def squeeze_warning(status):

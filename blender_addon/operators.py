@@ -30,6 +30,11 @@ def running_job():
     return _job if _job is not None and _job.process.poll() is None else None
 
 
+def cache_folder(scene):
+    """The scene's cache folder as an absolute path; None if relative to an unsaved .blend."""
+    return _cache_dir(scene)
+
+
 def _cache_dir(scene):
     path = bpy.path.abspath(scene.gloop.cache_dir)
     if scene.gloop.cache_dir.startswith("//") and not bpy.data.filepath:
@@ -94,6 +99,7 @@ def _start(operator, context, resume, replace=False):
     scene.gloop.is_baking = True
     scene.gloop.progress = 0.0
     scene.gloop.status_text = "Starting…"
+    scene.gloop.stats_text = ""
     scene.gloop.bake_warning = "; ".join(_job.scene_warnings)
     return _job
 
@@ -132,6 +138,7 @@ def bake_options(scene):
 def _update_progress(scene, job):
     scene.gloop.progress = bake_runner.progress_fraction(job.status)
     scene.gloop.status_text = bake_runner.progress_text(job.status)
+    scene.gloop.stats_text = bake_runner.stats_text(job.status)
 
 
 def _finish(operator, scene, job):

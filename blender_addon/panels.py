@@ -217,11 +217,6 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         col.prop(s, "max_density_iterations")
         layout.prop(s, "viscosity_model")
         self._draw_domain(layout, scene, figures)
-        layout.prop(s, "mesh_surface")
-        if s.mesh_surface:
-            col = layout.column(align=True)
-            col.prop(s, "surface_resolution", text="Resolution")
-            col.prop(s, "surface_smoothness")
         layout.prop(s, "cache_dir")
         self._draw_buttons(layout, s)
         if s.playback_warning:
@@ -308,6 +303,8 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
     def _draw_buttons(layout, s):
         if operators.running_job() is not None or s.is_baking:
             layout.progress(factor=s.progress, text=s.status_text or "Baking…")
+            if s.stats_text:
+                layout.label(text=s.stats_text)
             layout.operator("gloop.bake_cancel", icon="CANCEL")
             return
         # Another Blender or a terminal bake writing this folder: say who, and grey the
@@ -324,9 +321,17 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         row.scale_y = 1.3
         row.operator("gloop.bake", icon="PHYSICS")
         row.operator("gloop.bake_resume", icon="PLAY")
-        buttons.operator("gloop.free_bake", icon="TRASH")
+        # Free writes this folder, so it greys with Bake; Open Cache only points the scene
+        # at a folder (maybe another one) and reads it, so it stays usable.
+        row = layout.row(align=True)
+        free = row.row(align=True)
+        free.enabled = not in_use
+        free.operator("gloop.free_bake", icon="TRASH")
+        row.operator("gloop.open_cache", icon="FILE_FOLDER")
         if s.status_text:
             layout.label(text=s.status_text)
+        if s.stats_text:
+            layout.label(text=s.stats_text)
         if s.bake_warning:
             layout.label(text=s.bake_warning, icon="ERROR")
 

@@ -381,6 +381,8 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
     is_baking: BoolProperty(options={"SKIP_SAVE"})
     progress: FloatProperty(options={"SKIP_SAVE"}, min=0.0, max=1.0, subtype="FACTOR")
     status_text: StringProperty(options={"SKIP_SAVE"})
+    # The latest frame's stats line (time, particles, substeps, triangles), under the bar.
+    stats_text: StringProperty(options={"SKIP_SAVE"})
     # What a bake did not give as asked: liquids thinner than asked (classic viscosity), and
     # frames its density correction left squeezed.
     bake_warning: StringProperty(options={"SKIP_SAVE"})

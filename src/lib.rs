@@ -11,6 +11,7 @@ pub mod demos;
 pub mod error;
 pub mod fuzz;
 pub mod geometry;
+pub mod remesh;
 pub mod scene;
 pub mod sim;
 pub mod surface;

@@ -9,6 +9,7 @@
 mod array;
 mod bake_binding;
 mod edges;
+mod mesh_binding;
 mod ply_read;
 mod sampling_binding;
 
@@ -249,6 +250,7 @@ fn gloop_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_surface, m)?)?;
     m.add_function(wrap_pyfunction!(validate_scene, m)?)?;
     bake_binding::register(m)?;
+    mesh_binding::register(m)?;
     sampling_binding::register(m)?;
 
     Ok(())

@@ -212,6 +212,7 @@ fn manifest_and_status_round_trip_and_refuse_newer_formats() {
         worst_compression: 0.05,
         substeps: Some(12),
         substeps_capped_frames: 1,
+        last_frame_stats: None,
     };
     status.write(&cache.status()).unwrap();
     let text = std::fs::read_to_string(cache.status()).unwrap();

@@ -38,6 +38,7 @@ mod ledger;
 mod pipeline;
 mod resume;
 mod set_aside;
+mod stats_book;
 mod surface_hook;
 
 use std::path::Path;
@@ -48,9 +49,12 @@ use std::time::Instant;
 pub use files::{clear_stale_requests, remove_stale_cancel};
 pub use pipeline::FrameHook;
 pub use set_aside::REPLACED_FOLDER;
+pub use stats_book::StatsCallback;
 pub use surface_hook::surface_hook;
 
-use crate::cache::{BakeState, CacheDir, CacheLock, FileRecord, FrameRecords, Manifest, Status};
+use crate::cache::{
+    BakeState, CacheDir, CacheLock, FileRecord, FrameLine, FrameRecords, Manifest, Status,
+};
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 use crate::sim::{FrameStats, LiquidParticles, PassCapReport, Simulation};
@@ -85,6 +89,9 @@ pub struct BakeOptions {
     /// Runs on the same second thread for every frame written, after the mesher (see
     /// [`FrameHook`]).
     pub on_frame: Option<FrameHook>,
+    /// Gets each frame's stats line (time, particles, substeps, triangles) once all of it is
+    /// known, from the solver or the mesher thread (see `stats_book.rs`).
+    pub on_stats: Option<StatsCallback>,
 }
 
 impl Default for BakeOptions {
@@ -97,6 +104,7 @@ impl Default for BakeOptions {
             watch_cancel_file: true,
             surface: Some(SurfaceSettings::default()),
             on_frame: None,
+            on_stats: None,
         }
     }
 }
@@ -216,6 +224,7 @@ fn write_bake(
     scene.save(&cache.scene())?;
     let ledger = Arc::new(ledger::Ledger::start(cache.manifest(), manifest)?);
 
+    let book = stats_book::StatsBook::new(options.surface.is_some(), options.on_stats.clone());
     let mut run = Run {
         cache,
         ledger: ledger.clone(),
@@ -225,6 +234,7 @@ fn write_bake(
         started: Instant::now(),
         stats: Vec::new(),
         last_progress: None,
+        book: book.clone(),
         repairs,
     };
     let done = AtomicBool::new(false);
@@ -236,7 +246,7 @@ fn write_bake(
         }
         let mut pipeline = pipeline::Pipeline::start(
             scope,
-            frame_hook(scene, options, ledger.clone()),
+            frame_hook(scene, options, ledger.clone(), book),
             run.cache.clone(),
         );
         let result = contain::contain_panic("the bake", || {
@@ -257,21 +267,24 @@ fn write_bake(
     run.finish(result)
 }
 
-/// The mesher (recording each surface in the manifest) and the caller's hook, as one hook
-/// for the post-processing thread.
+/// The mesher (recording each surface in the manifest and reporting its triangles for the
+/// frame's stats line) and the caller's hook, as one hook for the post-processing thread.
 fn frame_hook(
     scene: &Scene,
     options: &BakeOptions,
     ledger: Arc<ledger::Ledger>,
+    book: Arc<stats_book::StatsBook>,
 ) -> Option<FrameHook> {
     let record: FrameHook = Arc::new(move |frame, _, cache| {
         ledger.surface_written(frame, FileRecord::of_file(&cache.surface(frame))?);
         Ok(())
     });
-    let mesher = options
-        .surface
-        .clone()
-        .map(|s| surface_hook::chain(surface_hook(Arc::new(scene.clone()), s), record));
+    let mesher = options.surface.clone().map(|s| {
+        let meshed = move |frame, triangles| book.meshed(frame, triangles);
+        let mesh =
+            surface_hook::surface_hook_reporting(Arc::new(scene.clone()), s, Arc::new(meshed));
+        surface_hook::chain(mesh, record)
+    });
     match (mesher, options.on_frame.clone()) {
         (Some(a), Some(b)) => Some(surface_hook::chain(a, b)),
         (a, b) => a.or(b),
@@ -344,6 +357,8 @@ struct Run {
     stats: Vec<FrameStats>,
     /// Progress of the last frame written, for the final status.
     last_progress: Option<BakeProgress>,
+    /// Each frame's stats line, put together from the solver's and the mesher's halves.
+    book: Arc<stats_book::StatsBook>,
     /// What the resume found broken (see [`BakeSummary::repairs`]).
     repairs: Vec<String>,
 }
@@ -383,11 +398,12 @@ impl Run {
             Some(_) => None,
             None => Some(self.write_particles(&sim)?),
         };
-        self.frame_written(&sim, first, None, on_progress)?;
+        self.frame_written(&sim, first, None, 0.0, on_progress)?;
         if resumed.is_none() {
             pipeline.submit(sim.frame(), sim.liquid())?;
         }
         while sim.frame() < self.frame_end {
+            let clock = Instant::now();
             let stats = match sim.step_frame(stop) {
                 Ok(stats) => stats,
                 Err(GloopError::Cancelled) => return Ok(BakeOutcome::Cancelled),
@@ -395,7 +411,8 @@ impl Run {
             };
             let record = self.write_particles(&sim)?;
             self.stats.push(stats.clone());
-            self.frame_written(&sim, Some(record), Some(stats), on_progress)?;
+            let seconds = clock.elapsed().as_secs_f64();
+            self.frame_written(&sim, Some(record), Some(stats), seconds, on_progress)?;
             pipeline.submit(sim.frame(), sim.liquid())?;
         }
         Ok(BakeOutcome::Finished)
@@ -417,8 +434,17 @@ impl Run {
         sim: &Simulation,
         record: Option<FileRecord>,
         stats: Option<FrameStats>,
+        seconds: f64,
         on_progress: &mut dyn FnMut(&BakeProgress),
     ) -> Result<()> {
+        self.book.solved(FrameLine {
+            frame: sim.frame(),
+            seconds,
+            liquid_particles: sim.liquid().len(),
+            object_particles: sim.object_positions().len(),
+            substeps: stats.as_ref().map(|s| s.substeps),
+            triangles: None,
+        });
         self.ledger.particles_written(sim.frame(), record)?;
         let progress = self.progress(
             sim.frame(),
@@ -478,6 +504,7 @@ impl Run {
             worst_compression: capped.worst_compression,
             substeps: self.stats.last().map(|s| s.substeps),
             substeps_capped_frames: self.stats.iter().filter(|s| s.substeps_capped).count() as u32,
+            last_frame_stats: self.book.latest(),
         }
     }
 

@@ -10,11 +10,23 @@ use crate::surface::{mesh_liquid, write_surface_ply, ObstacleSurface, SurfaceSet
 /// A hook writing `surface_{frame:05}.ply` for every frame it gets, the liquid meshed in
 /// contact with `scene`'s obstacles as they stand at that frame.
 pub fn surface_hook(scene: Arc<Scene>, settings: SurfaceSettings) -> FrameHook {
+    surface_hook_reporting(scene, settings, Arc::new(|_, _| {}))
+}
+
+/// [`surface_hook`] that also tells `meshed(frame, triangles)` once each surface is written
+/// (for the frame's stats line).
+pub(super) fn surface_hook_reporting(
+    scene: Arc<Scene>,
+    settings: SurfaceSettings,
+    meshed: Arc<dyn Fn(i32, usize) + Send + Sync>,
+) -> FrameHook {
     let particle_radius = scene.settings.particle_radius;
     Arc::new(move |frame, particles, cache| {
         let obstacles = ObstacleSurface::of_scene(&scene, frame);
         let mesh = mesh_liquid(particles, particle_radius, &settings, &obstacles);
-        write_surface_ply(&cache.surface(frame), &mesh)
+        write_surface_ply(&cache.surface(frame), &mesh)?;
+        meshed(frame, mesh.triangles.len());
+        Ok(())
     })
 }
 

@@ -19,6 +19,7 @@
 
 pub mod check;
 mod file_record;
+mod frame_line;
 mod hash;
 pub mod lock;
 mod manifest;
@@ -28,6 +29,7 @@ mod process;
 mod status;
 
 pub use file_record::{FileRecord, FrameFiles, FrameRecords};
+pub use frame_line::FrameLine;
 pub use hash::scene_hash;
 pub use lock::{lock_holder, CacheLock, LockHolder};
 pub use manifest::{LiquidInfo, Manifest, CACHE_FORMAT_VERSION};

@@ -49,6 +49,10 @@ pub struct Status {
     /// particles moved further per move than the bound, and could pass through thin obstacles.
     #[serde(default)]
     pub substeps_capped_frames: u32,
+    /// The stats line of the latest frame whose figures are all in (time, particles,
+    /// substeps, triangles): while baking, the surface lags the solver by a frame or so.
+    #[serde(default)]
+    pub last_frame_stats: Option<super::FrameLine>,
 }
 
 impl Status {

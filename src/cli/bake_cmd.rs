@@ -1,10 +1,11 @@
 //! `gloop bake` and `gloop demo`: run a bake with a progress bar.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use gloop::bake::{bake_locked, BakeOptions, BakeOutcome, BakeProgress};
-use gloop::cache::{lock, CacheLock};
+use gloop::cache::{lock, CacheLock, FrameLine};
 use gloop::sim::{FrameStats, PassCapReport};
 use gloop::{Result, Scene};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -32,18 +33,23 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
     for warning in gloop::sim::scene_warnings(scene)? {
         println!("warning: {warning}");
     }
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} frames  {msg}")
+            .expect("a valid progress template"),
+    );
+    // A stats line per frame above the bar, as FLIP Fluids prints (kept in a piped log too).
+    let stats_bar = bar.clone();
     let defaults = BakeOptions::default();
     let options = BakeOptions {
         resume: args.resume,
         overwrite: args.overwrite,
         frames: args.frames,
         surface: defaults.surface.clone().filter(|_| args.surface),
+        on_stats: Some(Arc::new(move |line: &FrameLine| {
+            print_line(&stats_bar, line)
+        })),
         ..defaults
     };
-    let bar = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} frames  {msg}")
-            .expect("a valid progress template"),
-    );
     bar.enable_steady_tick(Duration::from_millis(250));
     let mut on_progress = |p: &BakeProgress| {
         bar.set_length(p.frames_total as u64);
@@ -149,6 +155,16 @@ fn stop_on_interrupt(options: &BakeOptions, lock_file: &Path) {
     // Only one handler per process; a second bake in the same process keeps the first.
     if let Err(ctrlc::Error::System(e)) = installed {
         eprintln!("warning: Ctrl-C will not stop the bake gracefully ({e})");
+    }
+}
+
+/// Above the bar on a terminal; as a plain line when output is piped (the bar is hidden
+/// then, and `ProgressBar::println` would drop the line).
+fn print_line(bar: &ProgressBar, line: &FrameLine) {
+    if bar.is_hidden() {
+        println!("{line}");
+    } else {
+        bar.println(line.to_string());
     }
 }
 

@@ -1,65 +1,36 @@
 //! `gloop mesh DIR`: (re)mesh the particle files of a cache into surface files, e.g. after a
-//! bake with `--no-surface` or to try other surface settings.
+//! bake with `--no-surface` or to try other surface settings. The work, and the checks on
+//! the arguments and the manifest, are the library's [`gloop::remesh`].
 
 use std::path::Path;
 
-use gloop::cache::{read_particles, CacheDir, CacheLock, FileRecord, Manifest};
-use gloop::scene::Scene;
-use gloop::surface::{mesh_liquid, write_surface_ply, ObstacleSurface, SurfaceSettings};
-use gloop::{GloopError, Result};
+use gloop::remesh::{remesh, RemeshOptions, RemeshProgress};
+use gloop::surface::SurfaceSettings;
+use gloop::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub fn run(dir: &Path, frames: Option<(i32, i32)>, settings: SurfaceSettings) -> Result<()> {
-    if !dir.is_dir() {
-        return Err(GloopError::file(dir, "no such cache folder"));
-    }
-    // Re-meshing rewrites the surfaces and the manifest a running bake also writes.
-    let _lock = CacheLock::acquire(dir, "mesh")?;
-    let cache = CacheDir::new(dir);
-    let mut manifest = Manifest::read(&cache.manifest())?;
-    let present = cache
-        .frames_present("particles")
-        .map_err(|e| GloopError::io(dir, e))?;
-    let selected: Vec<i32> = present
-        .into_iter()
-        .filter(|f| frames.is_none_or(|(a, b)| (a..=b).contains(f)))
-        .collect();
-    if selected.is_empty() {
-        return Err(GloopError::file(
-            dir,
-            "no particle files to mesh in this range",
-        ));
-    }
-    let bar = ProgressBar::new(selected.len() as u64).with_style(
+    let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} frames  {msg}")
             .expect("a valid progress template"),
     );
-    // The obstacles the liquid touches, where the cache holds its scene.
-    let scene = match cache.scene().exists() {
-        true => Some(Scene::load(&cache.scene())?),
-        false => None,
+    let mut on_frame = |p: &RemeshProgress| {
+        bar.set_length(p.frames_total as u64);
+        bar.set_position(p.frames_done as u64);
+        bar.set_message(p.line.to_string());
     };
-    let mut triangles = 0;
-    manifest.surface = Some(settings.clone());
-    for &frame in &selected {
-        let particles = read_particles(&cache.particles(frame))?;
-        let obstacles = scene
-            .as_ref()
-            .map_or(vec![], |s| ObstacleSurface::of_scene(s, frame));
-        let mesh = mesh_liquid(&particles, manifest.particle_radius, &settings, &obstacles);
-        triangles = mesh.triangles.len();
-        write_surface_ply(&cache.surface(frame), &mesh)?;
-        // Recorded frame by frame: stopped part-way, every surface still matches its record
-        // (a resume would otherwise take the re-meshed ones for damaged).
-        manifest.record_surface(frame, FileRecord::of_file(&cache.surface(frame))?);
-        manifest.write(&cache.manifest())?;
-        bar.set_message(format!("frame {frame}: {triangles} triangles"));
-        bar.inc(1);
-    }
+    let options = RemeshOptions {
+        frames,
+        settings,
+        ..RemeshOptions::default()
+    };
+    let result = remesh(dir, &options, &mut on_frame);
     bar.finish_and_clear();
+    let summary = result?;
+    let triangles = summary.last.and_then(|l| l.triangles).unwrap_or(0);
     println!(
         "meshed {} frames in {} (last: {triangles} triangles)",
-        selected.len(),
+        summary.frames_meshed,
         dir.display()
     );
     Ok(())

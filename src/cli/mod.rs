@@ -44,20 +44,22 @@ enum Command {
     },
     /// Print what a cache folder holds: manifest, frames present, particle counts.
     Info { dir: PathBuf },
-    /// Mesh (or re-mesh) a cache's particle files into surface files.
+    /// Mesh (or re-mesh) a cache's particle files into surface files. Out-of-range values
+    /// (negative ones included, hence `allow_hyphen_values`) are refused by the mesher's
+    /// checks, naming the field.
     Mesh {
         dir: PathBuf,
         /// Frames to mesh, inclusive (default: all present).
         #[arg(long, value_parser = frames::parse_range, allow_hyphen_values = true)]
         frames: Option<(i32, i32)>,
         /// Marching-cubes cell size in particle radii (smaller = finer).
-        #[arg(long, default_value_t = SurfaceSettings::default().resolution)]
+        #[arg(long, default_value_t = SurfaceSettings::default().resolution, allow_hyphen_values = true)]
         resolution: f32,
         /// 0 = raw particle field, 1 = very smooth.
-        #[arg(long, default_value_t = SurfaceSettings::default().smoothness)]
+        #[arg(long, default_value_t = SurfaceSettings::default().smoothness, allow_hyphen_values = true)]
         smoothness: f32,
         /// How far decimation may move the surface, in particle radii (0 = no decimation).
-        #[arg(long, default_value_t = SurfaceSettings::default().max_error)]
+        #[arg(long, default_value_t = SurfaceSettings::default().max_error, allow_hyphen_values = true)]
         max_error: f32,
     },
     /// Measure solver speed and memory: median and mean seconds per frame, neighbour pairs per

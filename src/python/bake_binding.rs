@@ -12,7 +12,7 @@ use pyo3::types::PyDict;
 
 use super::to_py;
 use crate::bake::{bake_locked, clear_stale_requests, BakeOptions, BakeOutcome};
-use crate::cache::{lock_holder, CacheLock};
+use crate::cache::{lock_holder, CacheLock, FrameLine};
 use crate::error::GloopError;
 use crate::scene::Scene;
 use crate::surface::SurfaceSettings;
@@ -64,6 +64,8 @@ fn bake<'py>(
                 resume,
                 overwrite,
                 surface: surface.then_some(settings),
+                // The bake log (the child's stdout) gets a stats line per frame.
+                on_stats: Some(std::sync::Arc::new(|line: &FrameLine| println!("{line}"))),
                 ..BakeOptions::default()
             };
             let lock = CacheLock::acquire(&cache_dir, if resume { "resume" } else { "bake" })?;
@@ -87,7 +89,7 @@ fn bake<'py>(
 }
 
 /// Seconds since 1970 as a time; NaN, infinite or negative is an error, not a panic.
-fn unix_time(seconds: f64) -> crate::error::Result<SystemTime> {
+pub(super) fn unix_time(seconds: f64) -> crate::error::Result<SystemTime> {
     Duration::try_from_secs_f64(seconds)
         .ok()
         .and_then(|d| UNIX_EPOCH.checked_add(d))
