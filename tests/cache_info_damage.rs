@@ -3,42 +3,18 @@
 //! still check out; `gloop bake --resume` says what it found damaged.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use gloop::cache::CacheDir;
 
 mod bake_support;
-use bake_support::tiny_scene;
-
-fn gloop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gloop"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = gloop(args);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
+use bake_support::{arg, stdout_of, tiny_scene};
 
 /// A finished bake of frames 1..=5 of the tiny scene in `work/cache`; returns (scene, cache).
 fn finished_cache(work: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let scene = work.join("tiny.json");
     tiny_scene(5).save(&scene).unwrap();
     let out = work.join("cache");
-    stdout_of(&["bake", s(&scene), "--out", s(&out)]);
+    stdout_of(&["bake", arg(&scene), "--out", arg(&out)]);
     (scene, out)
 }
 
@@ -54,7 +30,7 @@ fn frame_line(info: &str, frame: i32) -> String {
 fn info_lists_damaged_and_missing_frames() {
     let work = tempfile::tempdir().unwrap();
     let (_, out) = finished_cache(work.path());
-    let clean = stdout_of(&["info", s(&out)]);
+    let clean = stdout_of(&["info", arg(&out)]);
     assert!(
         clean.contains("every recorded frame file matches its size and hash"),
         "{clean}"
@@ -66,7 +42,7 @@ fn info_lists_damaged_and_missing_frames() {
     std::fs::write(cache.particles(4), &bytes[..bytes.len() / 2]).unwrap();
     std::fs::write(cache.particles(1), b"").unwrap();
     std::fs::remove_file(cache.surface(2)).unwrap();
-    let info = stdout_of(&["info", s(&out)]);
+    let info = stdout_of(&["info", arg(&out)]);
     // A truncated file no longer shows at the count its header announces.
     let line = frame_line(&info, 4);
     assert_ne!(line, count);
@@ -94,9 +70,9 @@ fn re_meshed_surfaces_are_recorded_and_a_resume_reports_what_it_repaired() {
     let (scene, out) = finished_cache(work.path());
     let cache = CacheDir::new(&out);
     let before = std::fs::read(cache.surface(3)).unwrap();
-    stdout_of(&["mesh", s(&out), "--resolution", "0.8"]);
+    stdout_of(&["mesh", arg(&out), "--resolution", "0.8"]);
     assert_ne!(std::fs::read(cache.surface(3)).unwrap(), before);
-    let info = stdout_of(&["info", s(&out)]);
+    let info = stdout_of(&["info", arg(&out)]);
     assert!(
         info.contains("every recorded frame file matches its size and hash"),
         "{info}"
@@ -106,14 +82,14 @@ fn re_meshed_surfaces_are_recorded_and_a_resume_reports_what_it_repaired() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;
     std::fs::write(cache.particles(3), bytes).unwrap();
-    let resumed = stdout_of(&["bake", s(&scene), "--out", s(&out), "--resume"]);
+    let resumed = stdout_of(&["bake", arg(&scene), "--out", arg(&out), "--resume"]);
     assert!(
         resumed.contains("particles_00003.ply: changed since it was written")
             && resumed.contains("baking it and frames 4..5 again"),
         "{resumed}"
     );
     assert!(resumed.contains("baked frames 2..5"), "{resumed}");
-    let info = stdout_of(&["info", s(&out)]);
+    let info = stdout_of(&["info", arg(&out)]);
     assert!(
         info.contains("every recorded frame file matches its size and hash"),
         "{info}"

@@ -3,33 +3,22 @@
 //! over; a bake that ends (finished, cancelled, interrupted) leaves no lock behind.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use gloop::cache::{lock_holder, BakeState, CacheDir, Manifest, Status};
 
 mod bake_support;
-use bake_support::{particle_files, tiny_scene};
-
-fn gloop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gloop"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+use bake_support::{arg, gloop, particle_files, tiny_scene};
 
 fn spawn_bake(scene: &Path, out: &Path, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_gloop"))
-        .args(["bake", s(scene), "--out", s(out)])
+        .args(["bake", arg(scene), "--out", arg(out)])
         .args(extra)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -75,10 +64,10 @@ fn a_second_bake_resume_or_mesh_into_a_folder_in_use_is_refused_naming_the_holde
     assert_eq!(holder.pid, first.id());
 
     let attempts: [&[&str]; 4] = [
-        &["bake", s(&other_path), "--out", s(&out)],
-        &["bake", s(&other_path), "--out", s(&out), "--overwrite"],
-        &["bake", s(&scene), "--out", s(&out), "--resume"],
-        &["mesh", s(&out)],
+        &["bake", arg(&other_path), "--out", arg(&out)],
+        &["bake", arg(&other_path), "--out", arg(&out), "--overwrite"],
+        &["bake", arg(&scene), "--out", arg(&out), "--resume"],
+        &["mesh", arg(&out)],
     ];
     for args in attempts {
         let refused = gloop(args);
@@ -92,7 +81,7 @@ fn a_second_bake_resume_or_mesh_into_a_folder_in_use_is_refused_naming_the_holde
         );
     }
     // `gloop info` reads without the lock and says who holds it.
-    let info = text(&gloop(&["info", s(&out)]).stdout);
+    let info = text(&gloop(&["info", arg(&out)]).stdout);
     assert!(
         info.contains(&format!("in use by gloop bake (pid {}", first.id())),
         "{info}"
@@ -147,20 +136,20 @@ fn bakes_that_end_leave_no_lock() {
     let scene = work.path().join("tiny.json");
     tiny_scene(2).save(&scene).unwrap();
     let out = work.path().join("cache");
-    let ok = gloop(&["bake", s(&scene), "--out", s(&out)]);
+    let ok = gloop(&["bake", arg(&scene), "--out", arg(&out)]);
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
     assert!(!out.join("gloop.lock").exists());
     // A bake refused once it holds the lock (a frame range beyond Blender's) releases it,
     // and leaves no folder it made.
     let absurd = ["--frames", "-2000000..2"];
     let fresh = work.path().join("fresh");
-    let failed = gloop(&[&["bake", s(&scene), "--out", s(&fresh)][..], &absurd].concat());
+    let failed = gloop(&[&["bake", arg(&scene), "--out", arg(&fresh)][..], &absurd].concat());
     assert_eq!(failed.status.code(), Some(1), "{}", text(&failed.stderr));
     assert!(!fresh.exists(), "a refused bake leaves no empty folder");
-    let failed = gloop(&[&["bake", s(&scene), "--out", s(&out)][..], &absurd].concat());
+    let failed = gloop(&[&["bake", arg(&scene), "--out", arg(&out)][..], &absurd].concat());
     assert_eq!(failed.status.code(), Some(1), "{}", text(&failed.stderr));
     assert!(!out.join("gloop.lock").exists());
-    let meshed = gloop(&["mesh", s(&out)]);
+    let meshed = gloop(&["mesh", arg(&out)]);
     assert_eq!(meshed.status.code(), Some(0), "{}", text(&meshed.stderr));
     assert!(!out.join("gloop.lock").exists());
 }

@@ -3,24 +3,13 @@
 //! byte-identical and readable.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use gloop::cache::{read_particles, scene_hash, CacheDir, Manifest};
 use gloop::Scene;
 
 mod bake_support;
-use bake_support::{particle_files, snapshot, tiny_scene};
-
-fn gloop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gloop"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use bake_support::{arg, gloop, particle_files, snapshot, tiny_scene};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -48,7 +37,7 @@ fn other_scene() -> Scene {
 fn finished_cache(work: &Path) -> std::path::PathBuf {
     let scene = save(&tiny_scene(3), work, "tiny.json");
     let out = work.join("cache");
-    let baked = gloop(&["bake", s(&scene), "--out", s(&out)]);
+    let baked = gloop(&["bake", arg(&scene), "--out", arg(&out)]);
     assert_eq!(baked.status.code(), Some(0), "{}", text(&baked.stderr));
     out
 }
@@ -60,11 +49,11 @@ fn a_finished_bake_is_replaced_only_with_overwrite() {
     let before = snapshot(&out);
     let other = save(&other_scene(), work.path(), "other.json");
 
-    let refused = gloop(&["bake", s(&other), "--out", s(&out)]);
+    let refused = gloop(&["bake", arg(&other), "--out", arg(&out)]);
     let stderr = text(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains(s(&out))
+        stderr.contains(arg(&out))
             && stderr.contains("finished bake of another scene")
             && stderr.contains("--overwrite"),
         "{stderr}"
@@ -74,7 +63,7 @@ fn a_finished_bake_is_replaced_only_with_overwrite() {
     // The same scene again: --resume continues it, --overwrite re-bakes it; neither given,
     // nothing happens.
     let same = work.path().join("tiny.json");
-    let refused = gloop(&["bake", s(&same), "--out", s(&out)]);
+    let refused = gloop(&["bake", arg(&same), "--out", arg(&out)]);
     let stderr = text(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{stderr}");
     assert!(
@@ -85,14 +74,14 @@ fn a_finished_bake_is_replaced_only_with_overwrite() {
     );
     assert!(snapshot(&out) == before);
     // `demo` asks the same.
-    let refused = gloop(&["demo", "honey-drop", "--out", s(&out), "--frames", "1..2"]);
+    let refused = gloop(&["demo", "honey-drop", "--out", arg(&out), "--frames", "1..2"]);
     assert_eq!(refused.status.code(), Some(1));
     assert!(text(&refused.stderr).contains("--overwrite"));
     assert!(snapshot(&out) == before);
 
     // With consent: the other scene's bake, exactly as in a fresh folder, and nothing of the
     // earlier one (its frame 3 included) or of the set-aside copy left.
-    let replaced = gloop(&["bake", s(&other), "--out", s(&out), "--overwrite"]);
+    let replaced = gloop(&["bake", arg(&other), "--out", arg(&out), "--overwrite"]);
     assert_eq!(
         replaced.status.code(),
         Some(0),
@@ -100,7 +89,7 @@ fn a_finished_bake_is_replaced_only_with_overwrite() {
         text(&replaced.stderr)
     );
     let clean = work.path().join("clean");
-    let baked = gloop(&["bake", s(&other), "--out", s(&clean)]);
+    let baked = gloop(&["bake", arg(&other), "--out", arg(&clean)]);
     assert_eq!(baked.status.code(), Some(0));
     assert!(particle_files(&out) == particle_files(&clean));
     let manifest = Manifest::read(&CacheDir::new(&out).manifest()).unwrap();
@@ -134,8 +123,8 @@ fn a_replacement_that_fails_leaves_the_earlier_bake_intact() {
             "-c",
             &script,
             env!("CARGO_BIN_EXE_gloop"),
-            s(&other),
-            s(&out),
+            arg(&other),
+            arg(&out),
         ])
         .output()
         .unwrap();
@@ -154,7 +143,7 @@ fn a_replacement_that_fails_leaves_the_earlier_bake_intact() {
     for frame in 1..=3 {
         assert!(read_particles(&cache.particles(frame)).unwrap().len() > 100);
     }
-    let info = gloop(&["info", s(&out)]);
+    let info = gloop(&["info", arg(&out)]);
     assert_eq!(info.status.code(), Some(0));
     assert!(text(&info.stdout).contains("last complete frame 3"));
 }

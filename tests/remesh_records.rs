@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime};
 
@@ -15,40 +14,17 @@ use gloop::remesh::{remesh, RemeshOptions};
 use gloop::surface::SurfaceSettings;
 
 mod bake_support;
-use bake_support::tiny_scene;
+use bake_support::{arg, stdout_of, tiny_scene};
 
 const FRAMES: i32 = 5;
 const CLEAN: &str = "every recorded frame file matches its size and hash";
-
-fn gloop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gloop"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = gloop(args);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
 
 /// A finished bake of frames 1..=FRAMES of the tiny scene in `work/cache`: (scene, cache).
 fn finished_cache(work: &Path) -> (PathBuf, PathBuf) {
     let scene = work.join("tiny.json");
     tiny_scene(FRAMES).save(&scene).unwrap();
     let out = work.join("cache");
-    stdout_of(&["bake", s(&scene), "--out", s(&out)]);
+    stdout_of(&["bake", arg(&scene), "--out", arg(&out)]);
     (scene, out)
 }
 
@@ -75,7 +51,7 @@ fn records(dir: &Path) -> String {
 /// `gloop info` says every file checks out, and a resume leaves every frame file and record
 /// as it was.
 fn assert_clean_and_resume_is_a_no_op(scene: &Path, out: &Path) {
-    let info = stdout_of(&["info", s(out)]);
+    let info = stdout_of(&["info", arg(out)]);
     assert!(info.contains(CLEAN), "{info}");
     assert!(!info.contains("damaged"), "{info}");
 
@@ -83,7 +59,7 @@ fn assert_clean_and_resume_is_a_no_op(scene: &Path, out: &Path) {
     assert_eq!(files.len(), 2 * FRAMES as usize, "{:?}", files.keys());
     // Past the file times' granularity, so a rewrite could not keep its time.
     std::thread::sleep(Duration::from_millis(20));
-    let resumed = stdout_of(&["bake", s(scene), "--out", s(out), "--resume"]);
+    let resumed = stdout_of(&["bake", arg(scene), "--out", arg(out), "--resume"]);
     assert!(!resumed.contains("damaged"), "{resumed}");
     assert!(
         resumed.contains(&format!("baked frames {FRAMES}..{FRAMES}"))
@@ -92,7 +68,7 @@ fn assert_clean_and_resume_is_a_no_op(scene: &Path, out: &Path) {
     );
     assert!(frame_files(out) == files, "a resume rewrote a frame file");
     assert_eq!(records(out), recorded);
-    let info = stdout_of(&["info", s(out)]);
+    let info = stdout_of(&["info", arg(out)]);
     assert!(info.contains(CLEAN), "{info}");
 }
 
@@ -103,13 +79,13 @@ fn gloop_mesh_leaves_every_frame_recorded_and_a_resume_with_nothing_to_do() {
     let cache = CacheDir::new(&out);
     let before = std::fs::read(cache.surface(3)).unwrap();
 
-    stdout_of(&["mesh", s(&out), "--resolution", "0.8"]);
+    stdout_of(&["mesh", arg(&out), "--resolution", "0.8"]);
     assert_ne!(std::fs::read(cache.surface(3)).unwrap(), before);
     assert_clean_and_resume_is_a_no_op(&scene, &out);
 
     // Part of the range again, with other settings: the others keep their records.
     let two = std::fs::read(cache.surface(2)).unwrap();
-    stdout_of(&["mesh", s(&out), "--frames", "2..3", "--resolution", "1.0"]);
+    stdout_of(&["mesh", arg(&out), "--frames", "2..3", "--resolution", "1.0"]);
     assert_ne!(std::fs::read(cache.surface(2)).unwrap(), two);
     assert_clean_and_resume_is_a_no_op(&scene, &out);
 }

@@ -131,6 +131,16 @@ pub enum BakeOutcome {
     Cancelled,
 }
 
+impl BakeOutcome {
+    /// The word `gloop_core` returns for it ("finished", "cancelled").
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BakeOutcome::Finished => "finished",
+            BakeOutcome::Cancelled => "cancelled",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct BakeSummary {
     pub outcome: BakeOutcome,

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::to_py;
-use crate::bake::{bake_locked, clear_stale_requests, BakeOptions, BakeOutcome};
+use crate::bake::{bake_locked, clear_stale_requests, BakeOptions};
 use crate::cache::{lock_holder, CacheLock, FrameLine};
 use crate::error::GloopError;
 use crate::scene::Scene;
@@ -76,11 +76,7 @@ fn bake<'py>(
         })
         .map_err(to_py)?;
     let dict = PyDict::new(py);
-    let outcome = match summary.outcome {
-        BakeOutcome::Finished => "finished",
-        BakeOutcome::Cancelled => "cancelled",
-    };
-    dict.set_item("outcome", outcome)?;
+    dict.set_item("outcome", summary.outcome.as_str())?;
     dict.set_item("first_frame", summary.first_frame)?;
     dict.set_item("last_frame", summary.last_frame)?;
     dict.set_item("elapsed_s", summary.elapsed_s)?;

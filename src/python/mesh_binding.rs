@@ -12,7 +12,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::to_py;
-use crate::bake::BakeOutcome;
 use crate::remesh::{remesh, RemeshOptions};
 use crate::scene::Scene;
 use crate::surface::SurfaceSettings;
@@ -63,11 +62,7 @@ fn mesh<'py>(
         .detach(|| remesh(&cache_dir, &options, &mut |p| println!("{}", p.line)))
         .map_err(to_py)?;
     let dict = PyDict::new(py);
-    let outcome = match summary.outcome {
-        BakeOutcome::Finished => "finished",
-        BakeOutcome::Cancelled => "cancelled",
-    };
-    dict.set_item("outcome", outcome)?;
+    dict.set_item("outcome", summary.outcome.as_str())?;
     dict.set_item("frames_meshed", summary.frames_meshed)?;
     dict.set_item("elapsed_s", summary.elapsed_s)?;
     dict.set_item("last", summary.last.map(|l| l.to_string()))?;

@@ -75,3 +75,29 @@ pub fn particle_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .filter(|(name, _)| name.starts_with("particles_"))
         .collect()
 }
+
+/// Runs the `gloop` binary built for the tests.
+pub fn gloop(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gloop"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A path as a command-line argument.
+pub fn arg(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// What `gloop args` printed, after checking that it succeeded.
+pub fn stdout_of(args: &[&str]) -> String {
+    let out = gloop(args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
