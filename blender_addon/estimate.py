@@ -124,23 +124,20 @@ def _emitted_particles(ob, radius, fps, frames):
     return int(np.ceil(_emission(ob, radius)[2] * emitting / fps))
 
 
-def world_bounds(ob):
-    """(lowest corner, highest corner) of `ob`'s bounding box in world space."""
-    m = np.array(ob.matrix_world, dtype=np.float64)
-    corners = np.array([tuple(c) for c in ob.bound_box], dtype=np.float64)
-    corners = corners @ m[:3, :3].T + m[:3, 3]
-    return corners.min(axis=0), corners.max(axis=0)
-
-
 def fall_height(ob, objects, floor):
     """How far emitter `ob`'s liquid falls (straight down from the nozzle's centre) before it
     lands on an obstacle whose bounds lie under it; without one, down to the domain's `floor`
     height, where it is removed."""
-    lo, hi = world_bounds(ob)
+    from . import domain  # domain measures objects with this module
+
+    lo, hi = domain.world_bounds(ob)
     nozzle = 0.5 * (lo + hi)
     floors = []
     for other in objects:
-        other_lo, other_hi = world_bounds(other)
+        bounds = domain.world_bounds(other)
+        if bounds is None:
+            continue
+        other_lo, other_hi = bounds
         under = (other_lo[:2] <= nozzle[:2]).all() and (nozzle[:2] <= other_hi[:2]).all()
         if other.gloop.type == "OBSTACLE" and under and other_hi[2] <= nozzle[2]:
             floors.append(nozzle[2] - other_hi[2])
