@@ -1,0 +1,117 @@
+"""Rendering with Cycles and measuring what it shows, shared by the render tests and the look
+book (tools/lookbook.py).
+
+One render gives both what is measured and what is shown: the Render Result is saved as a
+linear float EXR (read back for the figures) and as the PNG an artist would see (the scene's
+view transform applied). The liquid's pixels come from a second, cheap render in which only
+the liquid is visible, as white emission on black: no guessing from colours.
+"""
+
+import colorsys
+import os
+
+import bpy
+import numpy as np
+
+# A pixel is near-black when every linear channel is below this (issue 41's look-book rule).
+NEAR_BLACK_CHANNEL = 0.03
+
+
+def cycles_cpu(scene, resolution, samples, denoise=False):
+    render = scene.render
+    render.engine = "CYCLES"
+    scene.cycles.device = "CPU"
+    scene.cycles.samples = samples
+    scene.cycles.use_denoising = denoise
+    render.resolution_x, render.resolution_y = resolution
+    render.resolution_percentage = 100
+
+
+def _read_pixels(path):
+    image = bpy.data.images.load(path)
+    w, h = image.size
+    pixels = np.empty(w * h * 4, dtype=np.float32)
+    image.pixels.foreach_get(pixels)
+    bpy.data.images.remove(image)
+    return pixels.reshape(h, w, 4)
+
+
+def render_linear(scene, path, resolution, samples, png_path=None, denoise=False):
+    """Renders the current frame; returns its linear (h, w, 4) pixels (saved as a float EXR at
+    `path`). With `png_path` the same render is also saved there as the artist sees it."""
+    cycles_cpu(scene, resolution, samples, denoise)
+    settings = scene.render.image_settings
+    bpy.ops.render.render()
+    result = bpy.data.images["Render Result"]
+    settings.file_format = "OPEN_EXR"
+    settings.color_depth = "32"
+    result.save_render(filepath=str(path), scene=scene)
+    if png_path is not None:
+        settings.file_format = "PNG"
+        settings.color_mode = "RGB"
+        settings.color_depth = "8"
+        settings.compression = 100
+        result.save_render(filepath=str(png_path), scene=scene)
+    return _read_pixels(str(path))
+
+
+def read_png(path):
+    """Display-referred (h, w, 3) values 0..1 of a PNG as saved, bottom row first."""
+    image = bpy.data.images.load(str(path))
+    image.colorspace_settings.name = "Non-Color"  # the stored values, untransformed
+    w, h = image.size
+    pixels = np.empty(w * h * 4, dtype=np.float32)
+    image.pixels.foreach_get(pixels)
+    bpy.data.images.remove(image)
+    return pixels.reshape(h, w, 4)[..., :3]
+
+
+def silhouette(scene, liquid, folder, resolution):
+    """Pixels the liquid covers: a render of only the liquid as white emission on black."""
+    hidden = {ob.name: ob.hide_render for ob in scene.objects}
+    for ob in scene.objects:
+        ob.hide_render = ob != liquid
+    mask = bpy.data.materials.new("Gloop Mask")
+    if mask.node_tree is None:
+        mask.use_nodes = True
+    nodes = mask.node_tree.nodes
+    for node in list(nodes):
+        if node.type != "OUTPUT_MATERIAL":
+            nodes.remove(node)
+    emission = nodes.new("ShaderNodeEmission")
+    output = next(n for n in nodes if n.type == "OUTPUT_MATERIAL")
+    mask.node_tree.links.new(emission.outputs[0], output.inputs["Surface"])
+    view_layer = bpy.context.view_layer
+    world, scene.world = scene.world, None
+    view_layer.material_override = mask
+    try:
+        pixels = render_linear(scene, os.path.join(str(folder), "mask.exr"), resolution, 4)
+    finally:
+        view_layer.material_override = None
+        scene.world = world
+        for ob in scene.objects:
+            ob.hide_render = hidden[ob.name]
+        bpy.data.materials.remove(mask)
+    return pixels[..., 0] > 0.5
+
+
+def luminance(pixels):
+    return pixels[..., :3] @ np.array([0.2126, 0.7152, 0.0722], dtype=np.float32)
+
+
+def near_black_fraction(pixels, inside):
+    """Share of the liquid's pixels whose every linear channel is below NEAR_BLACK_CHANNEL."""
+    dark = np.all(pixels[..., :3] < NEAR_BLACK_CHANNEL, axis=-1)
+    return float(dark[inside].mean()) if inside.any() else 0.0
+
+
+def median_hsv(display, inside):
+    """Median hue (degrees), saturation and value of the liquid's displayed pixels."""
+    if not inside.any():
+        return float("nan"), float("nan"), float("nan")
+    rgb = display[inside]
+    hsv = np.array([colorsys.rgb_to_hsv(*p) for p in rgb])
+    # Hues of amber sit near 0/360 only for reds: unwrap around 0 so a median of reds is red.
+    hue = hsv[:, 0] * 360.0
+    hue = np.where(hue > 300.0, hue - 360.0, hue)
+    return float(np.median(hue)), float(np.median(hsv[:, 1])), float(np.median(hsv[:, 2]))
