@@ -14,7 +14,7 @@ import numpy as np
 
 from . import domain, emission, resolution
 
-SCENE_FORMAT_VERSION = 2
+SCENE_FORMAT_VERSION = 3
 # Relative tolerance when deciding whether an object moved or deformed between frames.
 MOTION_TOLERANCE = 1e-6
 
@@ -126,6 +126,7 @@ def _liquid_material(s):
         "colour": list(s.colour),
         "cohesion": s.cohesion,
         "miscible": s.miscible,
+        "look": s.look.lower(),
     }
 
 

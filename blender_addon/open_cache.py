@@ -197,6 +197,17 @@ def make_obstacles(scene, scene_dict):
     ]
 
 
+def set_opened_look(scene, scene_dict):
+    """The opened liquid renders as its scene file says (paint opaque, honey glassy in its own
+    colour); without a scene file, or one from before looks were recorded, glassy."""
+    liquids = (scene_dict or {}).get("materials", {}).get("liquids", [])
+    looks = [str(liquid.get("look", "glassy")).upper() for liquid in liquids]
+    scene.gloop.opened_look = looks[0] if looks and looks[0] in {"GLASSY", "OPAQUE"} else ""
+    glassy = [liquid for liquid, look in zip(liquids, looks) if look == "GLASSY"]
+    if glassy and len(glassy[0].get("colour", [])) == 3:
+        scene.gloop.opened_colour = glassy[0]["colour"]
+
+
 def open_cache(scene, cache_dir):
     """Opens the cache for playback. Returns (obstacles made, note): the note says why no
     obstacles could be made, or is empty. Raises CacheError when the cache cannot be opened."""
@@ -210,13 +221,18 @@ def open_cache(scene, cache_dir):
     if isinstance(fps, (int, float)) and fps > 0:
         scene.render.fps = max(1, round(fps))
         scene.render.fps_base = scene.render.fps / fps
-    playback.ensure_liquid_object(scene)
-    obstacles, note = [], ""
+    obstacles, note, scene_dict = [], "", None
     try:
         scene_dict, _path = read_scene(cache_dir)
-        obstacles = make_obstacles(scene, scene_dict)
     except CacheError as e:
         note = f"Obstacles could not be made: {e}"
+    set_opened_look(scene, scene_dict)
+    playback.ensure_liquid_object(scene)
+    if scene_dict is not None:
+        try:
+            obstacles = make_obstacles(scene, scene_dict)
+        except CacheError as e:
+            note = f"Obstacles could not be made: {e}"
     playback.STATE.clear_warning()
     scene.frame_set(scene.frame_start)
     return obstacles, note

@@ -376,6 +376,11 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
         type=bpy.types.Object,
         description="The object that shows the baked liquid",
     )
+    # How the liquid of a cache opened with Open Cache renders, from the cache's scene file:
+    # its look (GLASSY, OPAQUE; empty if unknown) and its first glassy liquid's colour. The
+    # liquid objects of the .blend, if any, come first.
+    opened_look: StringProperty(default="")
+    opened_colour: FloatVectorProperty(size=3, default=(0.0, 0.0, 0.0))
 
     # Live bake progress: runtime only.
     is_baking: BoolProperty(options={"SKIP_SAVE"})

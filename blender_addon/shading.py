@@ -49,7 +49,7 @@ def _liquid_look(scene):
     for ob in scene.objects:
         if ob.gloop.type in {"LIQUID", "EMITTER"}:
             return ob.gloop.look
-    return "GLASSY"
+    return scene.gloop.opened_look or "GLASSY"
 
 
 def _glassy_colour(scene):
@@ -57,6 +57,8 @@ def _glassy_colour(scene):
     for ob in scene.objects:
         if ob.gloop.type in {"LIQUID", "EMITTER"} and ob.gloop.look == "GLASSY":
             return tuple(ob.gloop.colour)
+    if scene.gloop.opened_look == "GLASSY":  # an opened cache's honey, syrup or gel
+        return tuple(scene.gloop.opened_colour)
     return (0.80, 0.42, 0.05)
 
 

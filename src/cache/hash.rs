@@ -12,10 +12,52 @@ use crate::scene::Scene;
 pub fn scene_hash(scene: &Scene) -> String {
     let mut normalised = scene.clone();
     normalised.settings.frame_end = normalised.settings.frame_start;
+    // How a liquid renders changes no frame either.
+    for liquid in &mut normalised.materials.liquids {
+        liquid.look = Default::default();
+    }
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &byte in &normalised.to_binary() {
         h ^= byte as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Look;
+
+    #[test]
+    fn the_look_changes_no_frame_so_not_the_hash_but_the_viscosity_does() {
+        let scene = crate::demos::honey_drop::scene();
+        let mut opaque = scene.clone();
+        opaque.materials.liquids[0].look = Look::Opaque;
+        assert_eq!(scene_hash(&scene), scene_hash(&opaque));
+        let mut thicker = scene.clone();
+        thicker.materials.liquids[0].viscosity *= 2.0;
+        assert_ne!(scene_hash(&scene), scene_hash(&thicker));
+    }
+
+    #[test]
+    fn paints_are_opaque_and_honey_glassy_in_the_demos_scene_files() {
+        let paint = crate::demos::paint_drops::scene();
+        assert!(paint
+            .materials
+            .liquids
+            .iter()
+            .all(|l| l.look == Look::Opaque));
+        let honey = crate::demos::honey_drop::scene();
+        assert_eq!(honey.materials.liquids[0].look, Look::Glassy);
+        // A scene file from before looks were recorded reads as glassy.
+        let mut json: serde_json::Value = serde_json::from_str(&paint.to_json()).unwrap();
+        json["version"] = 2.into();
+        json["materials"]["liquids"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("look");
+        let old = Scene::from_json(&json.to_string(), std::path::Path::new("old.json")).unwrap();
+        assert_eq!(old.materials.liquids[0].look, Look::Glassy);
+    }
 }

@@ -10,7 +10,7 @@ use crate::error::{GloopError, Result};
 /// The oldest binary scene format this build reads. Postcard stores no field names, so a
 /// binary file can only be read with the types it was written from; JSON files of every
 /// version load, their missing fields taking their defaults.
-pub const OLDEST_BINARY_VERSION: u32 = 2;
+pub const OLDEST_BINARY_VERSION: u32 = 3;
 
 /// First bytes of a binary scene file.
 pub const SCENE_MAGIC: &[u8; 8] = b"GLOOPSCN";

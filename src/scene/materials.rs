@@ -19,6 +19,20 @@ pub struct LiquidMaterial {
     /// Miscible liquids (paints) attract each other and mix; others repel and stay apart.
     #[serde(default)]
     pub miscible: bool,
+    /// How the add-on renders it; no part of the physics (left out of the scene hash).
+    #[serde(default)]
+    pub look: Look,
+}
+
+/// How a liquid renders: light passes through a glassy one (honey, syrup, gel) and is absorbed
+/// on the way; an opaque one (paint, chocolate) is seen by its surface only. Carried in the
+/// scene so that a cache opened in Blender (Open Cache) renders each liquid as it was meant.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Look {
+    #[default]
+    Glassy,
+    Opaque,
 }
 
 fn default_cohesion() -> f32 {

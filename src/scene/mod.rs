@@ -15,14 +15,15 @@ mod validate_numbers;
 use serde::{Deserialize, Serialize};
 
 pub use adhesion::{AdhesionFunction, AdhesionMatrix, AdhesionOverride};
-pub use materials::{LiquidMaterial, Materials, SolidMaterial};
+pub use materials::{LiquidMaterial, Look, Materials, SolidMaterial};
 pub use objects::{Emission, Motion, ResolvedEmission, Role, SceneObject, TriMesh};
 pub use settings::{Domain, Settings, ViscosityModel};
 
 /// Version of the scene file format written by this build. Readers accept this and older
 /// JSON, and binary files of this version only (`io::OLDEST_BINARY_VERSION`).
 /// 2: emitters give a volume flow and speed (`Emission`), not a particle rate.
-pub const SCENE_FORMAT_VERSION: u32 = 2;
+/// 3: liquids carry their `look` (glassy or opaque) for rendering.
+pub const SCENE_FORMAT_VERSION: u32 = 3;
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Scene {

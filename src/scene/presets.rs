@@ -3,7 +3,7 @@
 //! yield-stress liquids (ketchup, paint, chocolate, shampoo, gel) are given their low-shear
 //! apparent viscosity, which is what governs slow pours and drips.
 
-use super::{LiquidMaterial, SolidMaterial};
+use super::{LiquidMaterial, Look, SolidMaterial};
 
 pub fn liquid(name: &str, density: f32, viscosity: f32, colour: [f32; 3]) -> LiquidMaterial {
     LiquidMaterial {
@@ -13,6 +13,7 @@ pub fn liquid(name: &str, density: f32, viscosity: f32, colour: [f32; 3]) -> Liq
         colour,
         cohesion: 0.5,
         miscible: false,
+        look: Look::Glassy,
     }
 }
 
@@ -46,13 +47,19 @@ pub fn golden_syrup() -> LiquidMaterial {
 /// Melted dark chocolate at 40 °C: Casson plastic viscosity 6.1 Pa·s (Meritics note; Netzsch
 /// glossary); its yield stress (~29 Pa) is not modelled. Density ≈ 1250 kg/m³ (assumed).
 pub fn chocolate() -> LiquidMaterial {
-    liquid("chocolate", 1250.0, 6.1, [0.10, 0.04, 0.02])
+    LiquidMaterial {
+        look: Look::Opaque,
+        ..liquid("chocolate", 1250.0, 6.1, [0.10, 0.04, 0.02])
+    }
 }
 
 /// Ketchup: apparent ~50 Pa·s at low shear, strongly shear-thinning with a yield stress
 /// (Potravinarstvo 2019; Sharoba 2005). Density ≈ 1120 kg/m³ (assumed).
 pub fn ketchup() -> LiquidMaterial {
-    liquid("ketchup", 1120.0, 50.0, [0.45, 0.02, 0.01])
+    LiquidMaterial {
+        look: Look::Opaque,
+        ..liquid("ketchup", 1120.0, 50.0, [0.45, 0.02, 0.01])
+    }
 }
 
 /// Shampoo: ~1–10 Pa·s at low shear (Thermo Fisher blog; Lamy app note), here 5 Pa·s;
@@ -66,6 +73,7 @@ pub fn shampoo() -> LiquidMaterial {
 pub fn paint(name: &str, colour: [f32; 3]) -> LiquidMaterial {
     LiquidMaterial {
         miscible: true,
+        look: Look::Opaque,
         ..liquid(name, 1300.0, 2.0, colour)
     }
 }

@@ -194,3 +194,29 @@ def test_a_corrupt_scene_file_names_it_and_still_opens_the_liquid(empty_scene, c
     text = scene.gloop.status_text
     assert "Obstacles could not be made" in text and "scene.gloop" in text, text
     assert "truncated" in text, text
+
+
+def _liquid_material(scene):
+    return scene.gloop.liquid_object.data.materials[0]
+
+
+def test_the_opened_liquid_renders_as_its_scene_file_says(empty_scene, cache_copy):
+    import gloop_core
+
+    scene = empty_scene
+    assert _open(cache_copy) == {"FINISHED"}
+    assert _liquid_material(scene).name == "Gloop Glassy"  # the demo's honey
+    honey = json.loads(gloop_core.scene_json(os.path.join(cache_copy, "scene.gloop")))
+    assert tuple(scene.gloop.opened_colour) == pytest.approx(
+        honey["materials"]["liquids"][0]["colour"]
+    )
+
+    # The same cache as if its liquid were paint: opened in a new file, it renders opaque.
+    honey["materials"]["liquids"][0]["look"] = "opaque"
+    os.remove(os.path.join(cache_copy, "scene.gloop"))
+    with open(os.path.join(cache_copy, "scene.json"), "w", encoding="utf-8") as f:
+        json.dump(honey, f)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    scene = bpy.context.scene
+    assert _open(cache_copy) == {"FINISHED"}
+    assert _liquid_material(scene).name == "Gloop Opaque"
