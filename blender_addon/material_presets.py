@@ -12,8 +12,8 @@ liquid's colour is its diffuse reflectance, from a measured colour.
 
 # key: (label, density kg/m³, viscosity Pa·s, linear RGB colour, cohesion m/s², miscible, look)
 LIQUIDS = {
-    # Light amber honey (Pfund 68 mm, mid USDA light amber): the honey sold in most shops.
-    "HONEY": ("Honey", 1420.0, 19.0, (0.6595, 0.2926, 0.0194), 2.0, False, "GLASSY"),
+    # Light amber honey (Pfund 59 mm, typical light amber honeys; spectral.HONEY_GRADES).
+    "HONEY": ("Honey", 1420.0, 19.0, (0.7016, 0.3445, 0.03066), 2.0, False, "GLASSY"),
     # The USDA honey colour grades, mid-range on the Pfund scale (spectral.HONEY_GRADES).
     "HONEY_WATER_WHITE": (
         "Honey (water white)",

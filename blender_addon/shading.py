@@ -29,9 +29,9 @@ POINTS_GROUP = "Gloop Particles To Points"
 
 # The liquid's colour is the light that gets through this much of it (metres = Blender units,
 # as the solver takes them). The presets' colours come from measured absorption spectra
-# (spectral.py): light amber honey's (0.66, 0.29, 0.019) makes a 1 mm thread pale (0.96, 0.88,
-# 0.67), a 5 mm puddle on a white plate golden (hue 33°, tests/blender/test_honey_colour.py)
-# and a 3 cm block deep red-brown, and each darker Pfund grade redder and darker.
+# (spectral.py): light amber honey's (0.70, 0.34, 0.031) makes a 1 mm thread pale (0.97, 0.90,
+# 0.71), a 5 mm puddle on a white plate golden (tests/blender/test_honey_colour.py) and a 3 cm
+# block deep red-brown (0.35, 0.04, 0.00), and each darker Pfund grade redder and darker.
 REFERENCE_DEPTH = 0.01
 # The surface tint stands for this path through the liquid at each crossing: a thread's two
 # crossings add the tint of half a millimetre of it, a puddle's next to nothing.

@@ -33,10 +33,10 @@ pub fn glycerine() -> LiquidMaterial {
 
 /// Clover honey, 16 % water, 20 °C: 19 Pa·s, 1420 kg/m³ (classic beekeeping data,
 /// beeclubpellas; density pages give 1417–1423 kg/m³ at 15–18 % water). Colour: light amber
-/// (Pfund 68 mm), the linear RGB light through 1 cm from its absorption spectrum, as in
+/// (Pfund 59 mm), the linear RGB light through 1 cm from its absorption spectrum, as in
 /// blender_addon/material_presets.py (blender_addon/spectral.py, tools/liquid_colours.py).
 pub fn honey() -> LiquidMaterial {
-    liquid("honey", 1420.0, 19.0, [0.6595, 0.2926, 0.0194])
+    liquid("honey", 1420.0, 19.0, [0.7016, 0.3445, 0.03066])
 }
 
 /// Golden syrup at 20 °C: ν ≈ 5×10⁻² m²/s (Worster, Understanding Fluid Flow, ch. 3), so

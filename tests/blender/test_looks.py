@@ -6,7 +6,7 @@ import math
 import bpy
 import pytest
 
-HONEY = (0.6595, 0.2926, 0.0194)  # light amber: material_presets.LIQUIDS["HONEY"]
+HONEY = (0.7016, 0.3445, 0.03066)  # light amber: material_presets.LIQUIDS["HONEY"]
 
 
 def add_liquid(preset="HONEY"):
