@@ -72,9 +72,9 @@ LIQUIDS = {
         False,
         "GLASSY",
     ),
-    # Caramel: caramel colour's spectral form at 2.5× golden syrup's strength (an assumed
-    # level, spectral.py); viscosity and density of a warm caramel, assumed like golden syrup's.
-    "CARAMEL": ("Caramel", 1400.0, 70.0, (0.2022, 0.02442, 0.0001608), 2.0, False, "GLASSY"),
+    # Caramel: golden syrup's caramel colourants at twice the strength (an assumed level,
+    # spectral.py); viscosity and density of a warm caramel, assumed like golden syrup's.
+    "CARAMEL": ("Caramel", 1400.0, 70.0, (0.4522, 0.1054, 0.0008456), 2.0, False, "GLASSY"),
     # Chocolate: cocoa mass, CIELAB L* 30.37, a* 6.34, b* 10.72 (Food Eng. Prog. 28(4):296,
     # Table 1; D65) → linear Rec.709.
     "CHOCOLATE": (

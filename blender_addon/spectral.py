@@ -190,11 +190,11 @@ def icumsa_absorbance(icumsa_units, brix, density_kg_m3):
 # 82.5–83.0 °Brix), mid-range; 1410 kg/m³ for 83 °Brix sugar syrup. Its colour is caramel, so
 # the caramel form with a mid hue index.
 GOLDEN_SYRUP = (1700.0, 82.75, 1410.0)
-# Caramel (sugar cooked to amber, no cream): the caramel form, redder (a lower hue index goes
-# with a stronger colour, Sethness caramel colour notes) and 2.5 times golden syrup's colour.
-# The level is an assumption: no measured absorbance of culinary caramel was found.
-CARAMEL_STRENGTH = 2.5
-CARAMEL_LINNER_HUE = 4.0
+# Caramel (sugar cooked to amber, no cream): golden syrup's caramel colourants, twice as strong.
+# The level is an assumption (no measured absorbance of culinary caramel was found); the form
+# is the caramel one, with golden syrup's hue index.
+CARAMEL_STRENGTH = 2.0
+CARAMEL_LINNER_HUE = 5.0
 
 
 def golden_syrup_absorption():
