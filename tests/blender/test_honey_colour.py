@@ -3,7 +3,7 @@ add-on's glassy material, for the default honey (light amber) and each USDA colo
 
 No bake: the puddle is a bevelled disc carrying the add-on's material (see plate_scene.py).
 Hue is read from the pixels as the Standard view transform shows them (AgX, Blender's
-default, measured 1–4° more yellow on these puddles).
+default, measured within 4° of it on these puddles).
 """
 
 import os
