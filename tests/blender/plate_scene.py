@@ -146,32 +146,6 @@ def to_display(linear):
     return np.where(x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, 1.0 / 2.4) - 0.055)
 
 
-def displayed(scene, path):
-    """The (h, w, 3) values the scene's view transform shows for a rendered EXR: saved as an
-    8-bit PNG through the scene's colour management, read back as stored."""
-    image = bpy.data.images.load(str(path))
-    png = str(path).replace(".exr", ".png")
-    render = scene.render
-    render.image_settings.file_format = "PNG"
-    render.image_settings.color_depth = "8"
-    image.save_render(png, scene=scene)
-    bpy.data.images.remove(image)
-    shown = bpy.data.images.load(png)
-    w, h = shown.size
-    pixels = np.empty(w * h * 4, dtype=np.float32)
-    shown.pixels.foreach_get(pixels)
-    bpy.data.images.remove(shown)
-    return pixels.reshape(h, w, 4)[..., :3]
-
-
-def hue_and_value_shown(shown, inside):
-    """Median hue (degrees) and median HSV value of displayed pixels inside the mask."""
-    hsv = np.array([colorsys.rgb_to_hsv(*p) for p in shown[inside]])
-    hues = hsv[:, 0] * 360.0
-    hues = np.where(hues > 300.0, hues - 360.0, hues)  # a red just below 0° is red, not pink
-    return float(np.median(hues)), float(np.median(hsv[:, 2]))
-
-
 def hue_and_value(pixels, inside):
     """Median hue (degrees) and median HSV value of the displayed pixels inside the mask."""
     shown = to_display(pixels)[inside]
@@ -179,8 +153,3 @@ def hue_and_value(pixels, inside):
     hues = hsv[:, 0] * 360.0
     hues = np.where(hues > 300.0, hues - 360.0, hues)  # a red just below 0° is red, not pink
     return float(np.median(hues)), float(np.median(hsv[:, 2]))
-
-
-def near_black_fraction(pixels, inside, limit=0.03):
-    """Share of the liquid's pixels with every linear channel below `limit`."""
-    return float((pixels[..., :3][inside] < limit).all(axis=-1).mean())
