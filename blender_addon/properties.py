@@ -13,7 +13,7 @@ from bpy.props import (
 )
 
 from . import domain, emission, material_presets, resolution
-from .material_presets import LIQUIDS, SOLIDS
+from .material_presets import LIQUID_NUMBERS, LIQUIDS, SOLIDS
 
 # Set while a preset fills the fields, so the fields' own update does not flip it to CUSTOM.
 _applying_preset = False
@@ -53,7 +53,8 @@ def _apply_solid_preset(self, _context):
 
 def _liquid_edited(self, _context):
     if not _applying_preset and self.liquid_preset != "CUSTOM":
-        self["liquid_preset"] = len(LIQUIDS)  # CUSTOM, without re-running the preset update
+        # CUSTOM, without re-running the preset update
+        self["liquid_preset"] = LIQUID_NUMBERS["CUSTOM"]
 
 
 def _solid_edited(self, _context):
@@ -96,7 +97,7 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
     # Liquid material (Liquid and Emitter).
     liquid_preset: EnumProperty(
         name="Liquid",
-        items=material_presets.enum_items(LIQUIDS),
+        items=material_presets.enum_items(LIQUIDS, LIQUID_NUMBERS),
         default="HONEY",
         update=_apply_liquid_preset,
     )
@@ -129,7 +130,7 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
         size=3,
         min=0.0,
         max=1.0,
-        default=(0.80, 0.42, 0.05),
+        default=LIQUIDS["HONEY"][3],
         update=_liquid_edited,
         description="Linear RGB; paints mix their colours",
     )

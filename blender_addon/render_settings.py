@@ -5,7 +5,9 @@ puddle, a ray refracts in and, near the rim, reflects between the top and the bo
 internal reflection beyond 42° at IOR 1.5). Cycles counts each of those reflections as a
 glossy bounce, each refraction as a transmission bounce, and all against the total. On the
 baked 1 cm honey puddle of tests/blender/test_render.py, the near-black share of the puddle
-(sky and sun / dim sky and sun) was 0.04% / 1.07% with these values, and:
+(sky and sun / dim sky and sun) was 0.04% / 1.07% with these values (for the honey colour
+before measured spectra, (0.80, 0.42, 0.05); light amber at 59 mm Pfund, darker, 0.43% with
+sky and sun, along the rim over the air gap below), and:
 - glossy 1–2: 1.6% / 5.2%; 4 (Cycles' default): 0.13% / 1.29%; 8: as recommended; 16–64:
   no better;
 - transmission 1: 13% / 92%; 2 and up: no change (one body of liquid takes 2; 8 leaves room

@@ -21,26 +21,29 @@ import math
 
 import bpy
 
+from .material_presets import LIQUIDS
 from .mesh_update import COLOUR_ATTRIBUTE
 
 MATERIAL_NAMES = {"GLASSY": "Gloop Glassy", "OPAQUE": "Gloop Opaque"}
 POINTS_GROUP = "Gloop Particles To Points"
 
 # The liquid's colour is the light that gets through this much of it (metres = Blender units,
-# as the solver takes them). Honey's (0.80, 0.42, 0.05) then makes a 1 mm thread pale
-# (0.98, 0.92, 0.74), a 1 cm layer on white mid amber (light crosses it twice: 0.64, 0.18,
-# 0.003) and a 7 cm jar deep red-brown. Real honey is no paler: amber honey absorbs 0.3–0.4
-# (base 10) per cm at 635 nm (the Pfund colour grade's reference), i.e. keeps 40–50% of red.
+# as the solver takes them). The presets' colours come from measured absorption spectra
+# (spectral.py): light amber honey's (0.70, 0.34, 0.031) makes a 1 mm thread pale (0.97, 0.90,
+# 0.71), a 5 mm puddle on a white plate golden (tests/blender/test_honey_colour.py) and a 3 cm
+# block deep red-brown (0.35, 0.04, 0.00), and each darker Pfund grade redder and darker.
 REFERENCE_DEPTH = 0.01
 # The surface tint stands for this path through the liquid at each crossing: a thread's two
 # crossings add the tint of half a millimetre of it, a puddle's next to nothing.
 SKIN_DEPTH = 0.00025
-# Transmission below 1/1000 through the reference layer is black anyway; it bounds the density.
-MIN_TRANSMISSION = 1e-3
+# Transmission below 1e-6 through the reference layer is black anyway; it bounds the density
+# (1380 per metre: a dark honey's blue, 733 per metre, still lets 23% through a 2 mm thread).
+MIN_TRANSMISSION = 1e-6
 
 # Version of each look's node recipe, stamped on materials this add-on builds.
 RECIPES = {"GLASSY": 2, "OPAQUE": 1}
 ABSORPTION_NODE = "Gloop Absorption"
+HONEY_COLOUR = LIQUIDS["HONEY"][3]
 SKIN_NODE = "Gloop Skin Tint"
 LIGHT_THROUGH_NODE = "Gloop Light Through"
 
@@ -59,7 +62,7 @@ def _glassy_colour(scene):
             return tuple(ob.gloop.colour)
     if scene.gloop.opened_look == "GLASSY":  # an opened cache's honey, syrup or gel
         return tuple(scene.gloop.opened_colour)
-    return (0.80, 0.42, 0.05)
+    return HONEY_COLOUR
 
 
 def _set_input(node, names, value):
@@ -224,8 +227,9 @@ def outdated(mat, look):
     return mat is not None and mat.get("gloop_recipe", 1) < RECIPES[look]
 
 
-def liquid_material(look, colour=(0.80, 0.42, 0.05)):
+def liquid_material(look, colour=None):
     """The look's material: made if missing, brought up to date where nobody edited it."""
+    colour = HONEY_COLOUR if colour is None else colour
     name = MATERIAL_NAMES[look]
     mat = bpy.data.materials.get(name)
     if mat is None:

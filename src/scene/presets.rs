@@ -33,23 +33,27 @@ pub fn glycerine() -> LiquidMaterial {
 }
 
 /// Clover honey, 16 % water, 20 °C: 19 Pa·s, 1420 kg/m³ (classic beekeeping data,
-/// beeclubpellas; density pages give 1417–1423 kg/m³ at 15–18 % water).
+/// beeclubpellas; density pages give 1417–1423 kg/m³ at 15–18 % water). Colour: light amber
+/// (Pfund 59 mm), the linear RGB light through 1 cm from its absorption spectrum, as in
+/// blender_addon/material_presets.py (blender_addon/spectral.py, tools/liquid_colours.py).
 pub fn honey() -> LiquidMaterial {
-    liquid("honey", 1420.0, 19.0, [0.80, 0.42, 0.05])
+    liquid("honey", 1420.0, 19.0, [0.7016, 0.3445, 0.03066])
 }
 
 /// Golden syrup at 20 °C: ν ≈ 5×10⁻² m²/s (Worster, Understanding Fluid Flow, ch. 3), so
-/// μ ≈ 70 Pa·s at ≈ 1400 kg/m³ (density assumed, typical of invert-sugar syrups).
+/// μ ≈ 70 Pa·s at ≈ 1400 kg/m³ (density assumed, typical of invert-sugar syrups). Colour:
+/// Lyle's specification, 1,200–2,200 ICUMSA units at 83 °Brix (blender_addon/spectral.py).
 pub fn golden_syrup() -> LiquidMaterial {
-    liquid("golden syrup", 1400.0, 70.0, [0.75, 0.38, 0.03])
+    liquid("golden syrup", 1400.0, 70.0, [0.6874, 0.3264, 0.02573])
 }
 
 /// Melted dark chocolate at 40 °C: Casson plastic viscosity 6.1 Pa·s (Meritics note; Netzsch
 /// glossary); its yield stress (~29 Pa) is not modelled. Density ≈ 1250 kg/m³ (assumed).
+/// Colour: cocoa mass, CIELAB 30.37, 6.34, 10.72 (Food Eng. Prog. 28(4):296) → linear RGB.
 pub fn chocolate() -> LiquidMaterial {
     LiquidMaterial {
         look: Look::Opaque,
-        ..liquid("chocolate", 1250.0, 6.1, [0.10, 0.04, 0.02])
+        ..liquid("chocolate", 1250.0, 6.1, [0.0954, 0.0571, 0.0384])
     }
 }
 
