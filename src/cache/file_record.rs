@@ -31,6 +31,14 @@ pub struct FrameFiles {
     pub particles: Option<FileRecord>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface: Option<FileRecord>,
+    /// Interior shells the surface keeps: air pockets the liquid really encloses (see
+    /// `surface::cavities`). Absent where the surface was written before they were counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air_pockets: Option<u32>,
+    /// Interior shells the mesher deleted, filling their voids: too small for a ball of
+    /// radius 2 r free of particles (phantoms of the field). Absent as `air_pockets` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voids_filled: Option<u32>,
 }
 
 /// Frame number → its recorded files, as the manifest's `frames` holds them.

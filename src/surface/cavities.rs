@@ -278,8 +278,14 @@ fn remove_triangles(raw: &mut RawMesh, gone: &[bool]) {
 
 /// Inward-facing closed pieces of a finished mesh (what a renderer would show as a bubble).
 pub fn inward_shells(positions: &[Vec3], triangles: &[[u32; 3]]) -> usize {
+    inward_shell_volumes(positions, triangles).len()
+}
+
+/// The volume of air each inward-facing piece of a finished mesh encloses, in piece order.
+pub fn inward_shell_volumes(positions: &[Vec3], triangles: &[[u32; 3]]) -> Vec<f64> {
     pieces(positions, triangles)
         .iter()
         .filter(|p| p.volume < 0.0)
-        .count()
+        .map(|p| -p.volume)
+        .collect()
 }
