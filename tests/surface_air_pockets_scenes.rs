@@ -14,7 +14,7 @@ use gloop::cache::{CacheDir, Manifest};
 use gloop::remesh::{remesh, RemeshOptions};
 use gloop::scene::{presets, Materials, Motion, Role, Scene, SceneObject};
 use gloop::surface::cavities::inward_shells;
-use gloop::surface::{read_surface_ply, SurfaceSettings};
+use gloop::surface::read_surface_ply;
 
 mod bake_support;
 use bake_support::{arg, stdout_of};
