@@ -49,16 +49,16 @@ fn mesh_frame(path: &Path, frame: i32) {
         .map(|s| ObstacleSurface::of_scene(&s, frame))
         .unwrap_or_default();
     let clock = std::time::Instant::now();
-    let (_, pockets) = mesh_liquid_counted(
+    let (mesh, pockets) = mesh_liquid_counted(
         &particles,
         manifest.particle_radius,
         &SurfaceSettings::default(),
         &obstacles,
     );
+    let seconds = clock.elapsed().as_secs_f64();
+    let left = inward_shell_volumes(&mesh.positions, &mesh.triangles).len();
     println!(
-        "frame {frame}: {} shells found, {} kept ({:.2} s)",
-        pockets.found,
-        pockets.kept,
-        clock.elapsed().as_secs_f64()
+        "frame {frame}: {} shells found, {} kept, {left} in the surface ({seconds:.2} s)",
+        pockets.found, pockets.kept,
     );
 }

@@ -8,16 +8,15 @@
 
 use std::path::Path;
 
-use glam::{Mat4, Vec3};
 use gloop::bake::{bake, BakeOptions};
 use gloop::cache::{CacheDir, Manifest};
 use gloop::remesh::{remesh, RemeshOptions};
-use gloop::scene::{presets, Materials, Motion, Role, Scene, SceneObject};
+use gloop::scene::Scene;
 use gloop::surface::cavities::inward_shells;
 use gloop::surface::read_surface_ply;
 
 mod bake_support;
-use bake_support::{arg, stdout_of};
+use bake_support::{arg, stdout_of, tiny_scene};
 
 /// Bakes `scene`'s frames up to `meshed.1` (particles only, as the shared caches are), meshes
 /// `meshed.0..=meshed.1` with `gloop mesh`'s code, then checks every meshed frame: its
@@ -60,50 +59,11 @@ fn filled(shells: &[(u32, u32)]) -> u32 {
     shells.iter().map(|s| s.1).sum()
 }
 
-/// Quick Honey's set-up at a CI size: a 5 cm cube of honey (r = 2.5 mm, 1,000 particles) one
-/// cube size above a wooden floor, falling onto it and spreading.
-fn quick_honey_cube() -> Scene {
-    let r = 0.0025;
-    let size = 0.05;
-    let mut settings = gloop::validation::scenes::small_scene_settings(r, 16);
-    settings.domain.min = Vec3::new(-0.1, -0.1, -0.01);
-    settings.domain.max = Vec3::new(0.1, 0.1, 0.12);
-    let objects = vec![
-        SceneObject {
-            name: "Cube".into(),
-            role: Role::Liquid {
-                material: "honey".into(),
-                initial_velocity: Vec3::ZERO,
-            },
-            mesh: gloop::geometry::box_mesh(
-                Vec3::new(-size / 2.0, -size / 2.0, size),
-                Vec3::new(size / 2.0, size / 2.0, 2.0 * size),
-            ),
-            motion: Motion::default(),
-        },
-        SceneObject {
-            name: "Floor".into(),
-            role: Role::Obstacle {
-                material: "wood".into(),
-            },
-            mesh: gloop::geometry::box_mesh(Vec3::new(-0.08, -0.08, -0.005), Vec3::ZERO),
-            motion: Motion::Static {
-                matrix: Mat4::IDENTITY,
-            },
-        },
-    ];
-    let materials = Materials {
-        liquids: vec![presets::honey()],
-        solids: vec![presets::wood()],
-        adhesion_overrides: vec![],
-    };
-    Scene::new(settings, materials, objects)
-}
-
 #[test]
 fn a_cube_of_honey_dropped_on_a_floor_holds_no_bubble() {
+    // Quick Honey's set-up at CI size: a cube of honey falls onto a slab and spreads.
     let dir = tempfile::tempdir().unwrap();
-    let shells = bake_mesh_and_check(&quick_honey_cube(), (1, 16), dir.path());
+    let shells = bake_mesh_and_check(&tiny_scene(16), (1, 16), dir.path());
     // Nothing was poured or folded in: the liquid encloses no air.
     assert!(shells.iter().all(|s| s.0 == 0), "{shells:?}");
 }
