@@ -110,4 +110,25 @@ mod tests {
         // must check out with any later build.
         assert_eq!(FileRecord::of_bytes(b"").xxh3, "2d06800538d394c2");
     }
+
+    #[test]
+    fn records_without_interior_shell_counts_still_read_and_new_ones_round_trip() {
+        // A frame recorded before the counts existed.
+        let old = r#"{"particles":{"size":304,"xxh3":"b814392f75570de8"}}"#;
+        let files: FrameFiles = serde_json::from_str(old).unwrap();
+        assert_eq!((files.air_pockets, files.voids_filled), (None, None));
+        // Written again, it stays as it was: no counts appear.
+        assert_eq!(serde_json::to_string(&files).unwrap(), old);
+        let counted = FrameFiles {
+            air_pockets: Some(1),
+            voids_filled: Some(4),
+            ..files
+        };
+        let text = serde_json::to_string(&counted).unwrap();
+        assert!(
+            text.contains(r#""air_pockets":1,"voids_filled":4"#),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<FrameFiles>(&text).unwrap(), counted);
+    }
 }
