@@ -174,7 +174,14 @@ fn a_gap_against_the_floor_is_filled_too() {
         let centre = Vec3::new(12.0 * R, 12.0 * R, height * R);
         let particles = jittered_block(13, 0.3, |p| p.distance(centre) < hole * R);
         let settings = SurfaceSettings::default();
-        let m = mesh_particles_touching(&particles, &[], &[], R, &settings, &[floor.clone()]);
+        let m = mesh_particles_touching(
+            &particles,
+            &[],
+            &[],
+            R,
+            &settings,
+            std::slice::from_ref(&floor),
+        );
         assert_eq!(inward_shells(&m.positions, &m.triangles), 0);
         assert_eq!(quality::measure(&m).components, 1);
         // Just above the gap's centre (its centre may lie at the contact face).
