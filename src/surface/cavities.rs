@@ -4,7 +4,7 @@
 //! Why: the field dips below the iso value wherever particles stand a little apart inside the
 //! liquid (a vacancy, a seam where two streams met), and marching cubes then closes a small
 //! shell around the dip, facing inwards. Through a glassy material such a shell renders as a
-//! dark speck or an orange crackle. Real honey holds bubbles too, though, and those must stay.
+//! dark speck or a bright shard. Real honey holds bubbles too, though, and those must stay.
 //!
 //! The rule (issue 41): a shell stays only where **a ball of radius 2 r free of particles fits
 //! inside it**: some point inside the shell lies at least 2 r from the shell and at least 3 r
@@ -13,8 +13,8 @@
 //! particle; it is the cheap test, so it is tried first. The points tried are the
 //! marching-cubes grid points (multiples of the cube size), so the rule is exact up to the grid
 //! (0.43 r at the default resolution), and it is applied to the raw marching-cubes shell.
-//! A lattice vacancy, a seam or a gap of a few particles never holds such a ball; a bubble
-//! from which every centre within 4 r was taken always does.
+//! A lattice vacancy, a seam or a gap of a few particles never holds such a ball; bubbles from
+//! which every centre within 3.5 r, 4 r or 5 r was taken do (`tests/surface_air_pockets.rs`).
 //!
 //! Where: on the raw marching-cubes mesh, before smoothing, volume restoration and decimation.
 //! A region's raw surface is closed (its field is zero on its blocks' outer faces), so each
@@ -25,7 +25,10 @@
 //! lone particle's drop floating in it) go with it: they would be a surface inside the liquid.
 //!
 //! Not handled here: a void that opens onto an obstacle's contact face is part of the outer
-//! surface (the field is clipped there), not a piece of its own.
+//! surface (the field is clipped there), not a piece of its own. Small ones do not arise: the
+//! blobs that `contact` sweeps down to the obstacle fill them; from about 3 r across, where
+//! the rule would keep a shell anyway, such a void stays as a dent in the contact face and is
+//! not counted.
 //!
 //! Everything is serial in a fixed order or parallel over independent shells with results in
 //! shell order, so the result is the same bits for any thread count.
