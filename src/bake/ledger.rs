@@ -46,6 +46,12 @@ impl Ledger {
         self.lock().record_surface(frame, record);
     }
 
+    /// Frame `frame`'s interior shells (air pockets kept, voids filled): recorded with its
+    /// surface file.
+    pub fn interior_shells_counted(&self, frame: i32, shells: crate::surface::Pockets) {
+        self.lock().record_interior_shells(frame, shells);
+    }
+
     /// Writes the manifest as it stands (when the bake ends, however it ends).
     pub fn write(&self) -> Result<()> {
         self.lock().write(&self.path)

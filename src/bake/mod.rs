@@ -285,12 +285,16 @@ fn frame_hook(
     ledger: Arc<ledger::Ledger>,
     book: Arc<stats_book::StatsBook>,
 ) -> Option<FrameHook> {
+    let counter = ledger.clone();
     let record: FrameHook = Arc::new(move |frame, _, cache| {
         ledger.surface_written(frame, FileRecord::of_file(&cache.surface(frame))?);
         Ok(())
     });
     let mesher = options.surface.clone().map(|s| {
-        let meshed = move |frame, triangles| book.meshed(frame, triangles);
+        let meshed = move |frame, triangles, pockets: crate::surface::Pockets| {
+            counter.interior_shells_counted(frame, pockets);
+            book.meshed(frame, triangles)
+        };
         let mesh =
             surface_hook::surface_hook_reporting(Arc::new(scene.clone()), s, Arc::new(meshed));
         surface_hook::chain(mesh, record)

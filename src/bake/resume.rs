@@ -131,7 +131,14 @@ fn check_surfaces(
             state => state,
         };
         match state {
-            FileState::Intact => files.surface = recorded,
+            FileState::Intact => {
+                files.surface = recorded;
+                // The kept surface's interior shells, as counted when it was meshed.
+                if let Some(old) = manifest.frames.get(&frame) {
+                    files.air_pockets = old.air_pockets;
+                    files.voids_filled = old.voids_filled;
+                }
+            }
             FileState::Unrecorded => files.surface = Some(FileRecord::of_file(&path)?),
             FileState::Absent => {}
             state => {

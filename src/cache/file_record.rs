@@ -31,6 +31,14 @@ pub struct FrameFiles {
     pub particles: Option<FileRecord>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface: Option<FileRecord>,
+    /// Interior shells the surface keeps: air pockets the liquid really encloses (see
+    /// `surface::cavities`). Absent where the surface was written before they were counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub air_pockets: Option<u32>,
+    /// Interior shells the mesher deleted, filling their voids: too small for a ball of
+    /// radius 2 r free of particles (phantoms of the field). Absent as `air_pockets` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voids_filled: Option<u32>,
 }
 
 /// Frame number → its recorded files, as the manifest's `frames` holds them.
@@ -101,5 +109,26 @@ mod tests {
         // Published XXH3-64 test vector for the empty input (seed 0): a cache written today
         // must check out with any later build.
         assert_eq!(FileRecord::of_bytes(b"").xxh3, "2d06800538d394c2");
+    }
+
+    #[test]
+    fn records_without_interior_shell_counts_still_read_and_new_ones_round_trip() {
+        // A frame recorded before the counts existed.
+        let old = r#"{"particles":{"size":304,"xxh3":"b814392f75570de8"}}"#;
+        let files: FrameFiles = serde_json::from_str(old).unwrap();
+        assert_eq!((files.air_pockets, files.voids_filled), (None, None));
+        // Written again, it stays as it was: no counts appear.
+        assert_eq!(serde_json::to_string(&files).unwrap(), old);
+        let counted = FrameFiles {
+            air_pockets: Some(1),
+            voids_filled: Some(4),
+            ..files
+        };
+        let text = serde_json::to_string(&counted).unwrap();
+        assert!(
+            text.contains(r#""air_pockets":1,"voids_filled":4"#),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<FrameFiles>(&text).unwrap(), counted);
     }
 }

@@ -85,6 +85,14 @@ impl Manifest {
         self.frames.entry(frame).or_default().surface = Some(record);
     }
 
+    /// Records the interior shells of `frame`'s surface: the air pockets it keeps and the
+    /// phantom voids the mesher filled.
+    pub fn record_interior_shells(&mut self, frame: i32, shells: crate::surface::Pockets) {
+        let files = self.frames.entry(frame).or_default();
+        files.air_pockets = Some(shells.kept);
+        files.voids_filled = Some(shells.found - shells.kept);
+    }
+
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self).expect("a manifest always serializes");
         write_atomically(path, text.as_bytes())

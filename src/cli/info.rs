@@ -75,9 +75,26 @@ pub fn run(dir: &Path) -> Result<()> {
         ranges(&surface_frames)
     );
     let checks = check_frames(&cache, &manifest)?;
-    println!("  frame  liquid particles");
+    // Interior shells of the surface (see `gloop::surface::cavities`): the air pockets kept
+    // and the phantom voids filled. Caches meshed before they were counted have no columns.
+    let shells = |frame: i32| {
+        let files = manifest.frames.get(&frame)?;
+        Some((files.air_pockets?, files.voids_filled.unwrap_or(0)))
+    };
+    let counted = checks.iter().any(|c| shells(c.frame).is_some());
+    match counted {
+        true => println!("  frame  air pockets  voids filled  liquid particles"),
+        false => println!("  frame  liquid particles"),
+    }
     for check in &checks {
-        println!("  {:>5}  {}", check.frame, frame_line(&cache, check));
+        let line = frame_line(&cache, check);
+        match (counted, shells(check.frame)) {
+            (false, _) => println!("  {:>5}  {line}", check.frame),
+            (true, Some((kept, filled))) => {
+                println!("  {:>5}  {kept:>11}  {filled:>12}  {line}", check.frame)
+            }
+            (true, None) => println!("  {:>5}  {:>11}  {:>12}  {line}", check.frame, "-", "-"),
+        }
     }
     println!("{}", damage_summary(&checks));
     Ok(())

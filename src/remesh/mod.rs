@@ -26,7 +26,7 @@ use crate::cache::{
 };
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
-use crate::surface::{mesh_liquid, write_surface_ply, ObstacleSurface, SurfaceSettings};
+use crate::surface::{mesh_liquid_counted, write_surface_ply, ObstacleSurface, SurfaceSettings};
 
 pub use checks::{check_particle_radius, check_radius_fits_particles, check_surface_settings};
 
@@ -174,12 +174,14 @@ impl Job<'_> {
             let obstacles = scene
                 .as_ref()
                 .map_or(vec![], |s| ObstacleSurface::of_scene(s, frame));
-            let mesh = mesh_liquid(&particles, manifest.particle_radius, settings, &obstacles);
+            let (mesh, pockets) =
+                mesh_liquid_counted(&particles, manifest.particle_radius, settings, &obstacles);
             write_surface_ply(&cache.surface(frame), &mesh)?;
             // Recorded frame by frame: stopped part-way, every surface still matches its
             // record (a resume or `gloop info` would otherwise take the re-meshed ones for
             // damaged).
             manifest.record_surface(frame, FileRecord::of_file(&cache.surface(frame))?);
+            manifest.record_interior_shells(frame, pockets);
             manifest.write(&cache.manifest())?;
             self.done += 1;
             let line = FrameLine {

@@ -14,7 +14,9 @@
 //! 5. the implicit function: the sum of the blobs, plus a ball per particle and a capsule
 //!    along each link in thin parts, so lone drops survive and strands stay connected;
 //!    evaluated on a sparse grid of blocks near particles (`field`);
-//! 6. marching cubes with a derived, watertight case table (`cases`, `polygonize`);
+//! 6. marching cubes with a derived, watertight case table (`cases`, `polygonize`); then
+//!    every inward-facing shell too small to hold a particle-free ball of radius 2 r is
+//!    deleted, filling the phantom voids where the field dips between particles (`cavities`);
 //! 7. feature-aware Laplacian smoothing (bulk surfaces smoothed, strands and drops kept) and
 //!    per-region volume restoration to the liquid's volume N (2r)^3 (`smooth`);
 //! 8. decimation: quadric-error edge collapses within `max_error` r of the smoothed surface, so
@@ -33,6 +35,7 @@ mod anisotropy;
 mod attributes;
 pub mod bench;
 mod cases;
+pub mod cavities;
 mod centres;
 mod contact;
 mod decimate;
@@ -50,6 +53,7 @@ pub mod surface_particles;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+pub use cavities::Pockets;
 pub use contact::ObstacleSurface;
 pub use ply::{read_surface_ply, write_surface_ply};
 
@@ -194,6 +198,28 @@ pub fn mesh_particles_timed(
     settings: &SurfaceSettings,
     obstacles: &[ObstacleSurface],
 ) -> (SurfaceMesh, Vec<(&'static str, std::time::Duration)>) {
+    let mut pockets = Pockets::default();
+    mesh_frame(
+        positions,
+        velocities,
+        colours,
+        particle_radius,
+        settings,
+        obstacles,
+        &mut pockets,
+    )
+}
+
+/// The pipeline; `pockets` gets the frame's interior shells (found, kept).
+fn mesh_frame(
+    positions: &[Vec3],
+    velocities: &[Vec3],
+    colours: &[[f32; 3]],
+    particle_radius: f32,
+    settings: &SurfaceSettings,
+    obstacles: &[ObstacleSurface],
+    pockets: &mut Pockets,
+) -> (SurfaceMesh, Vec<(&'static str, std::time::Duration)>) {
     let mut stages = Vec::new();
     let mut clock = std::time::Instant::now();
     let mut lap = |name: &'static str| {
@@ -273,7 +299,7 @@ pub fn mesh_particles_timed(
         kernel_region.extend(copy_region);
     }
     lap("contact");
-    let raw = polygonize::polygonize(
+    let mut raw = polygonize::polygonize(
         &kernels,
         &kernel_region,
         &links,
@@ -282,6 +308,8 @@ pub fn mesh_particles_timed(
         walls.as_ref(),
     );
     lap("polygonize");
+    *pockets = cavities::fill_phantom_voids(&mut raw, &pos, r, cell);
+    lap("phantom voids");
     if raw.triangles.is_empty() {
         return (SurfaceMesh::default(), stages);
     }
@@ -385,12 +413,26 @@ pub fn mesh_liquid(
     settings: &SurfaceSettings,
     obstacles: &[ObstacleSurface],
 ) -> SurfaceMesh {
-    mesh_particles_touching(
+    mesh_liquid_counted(liquid, particle_radius, settings, obstacles).0
+}
+
+/// [`mesh_liquid`], also telling how many interior shells the frame had and kept (for the
+/// cache's frame records, see [`cavities`]).
+pub fn mesh_liquid_counted(
+    liquid: &crate::sim::LiquidParticles,
+    particle_radius: f32,
+    settings: &SurfaceSettings,
+    obstacles: &[ObstacleSurface],
+) -> (SurfaceMesh, Pockets) {
+    let mut pockets = Pockets::default();
+    let (mesh, _) = mesh_frame(
         &liquid.position,
         &liquid.velocity,
         &liquid.colour,
         particle_radius,
         settings,
         obstacles,
-    )
+        &mut pockets,
+    );
+    (mesh, pockets)
 }
