@@ -29,10 +29,9 @@ MESHER_BYTES_PER_SURFACE_VERTEX = 490
 # Particle cache file record: 10 floats + a ushort (position, velocity, material, colour and
 # the density correction's carried step; src/cache/particles.rs).
 CACHE_BYTES_PER_PARTICLE = 42
-# Surface PLY records (src/surface/ply.rs): a vertex is xyz and velocity in float32, 8-bit
-# sRGB colour and an octahedral normal in two int16; a face is a uchar count and three uint32
-# indices.
-SURFACE_BYTES_PER_VERTEX = 31
+# Surface PLY records (src/surface/ply.rs): a vertex is xyz and velocity in float32 and
+# 8-bit sRGB colour; a face is a uchar count and three uint32 indices.
+SURFACE_BYTES_PER_VERTEX = 27
 SURFACE_BYTES_PER_TRIANGLE = 13
 # Decimation (the Surface panel's Decimation, `max_error` in particle radii): the share of a
 # surface's vertices and triangles it keeps at an error target of 0.02 r, fitted to the bakes

@@ -51,8 +51,8 @@ def replace_mesh(
     them, spare `update()` from deriving the edges on the main thread: about 3× faster at 300k
     triangles, where that derivation was the largest cost. Without them Blender derives them.
 
-    `normals` (N×3 flat, unit) are the shading normals (the mesher's field normals), set as
-    custom normals. `colours` are linear RGB (N×3 flat), stored as a FLOAT_COLOR point attribute;
+    `normals` (N×3 flat, unit), where a file has them (caches from before issue 33), are set
+    as custom normals. `colours` are linear RGB (N×3 flat), stored as a FLOAT_COLOR point attribute;
     `velocities` (scene units per second) as the `velocity` point attribute that Cycles uses for
     motion blur. Without triangles the mesh is a vertex cloud.
     """

@@ -132,13 +132,6 @@ fn read_surface_arrays(path: &Path) -> Result<(usize, usize, Arrays), GloopError
             ("velocity", ["vx", "vy", "vz"]),
         ],
     );
-    // Since issue 41 normals are stored octahedral-mapped (two shorts); older files have
-    // float nx ny nz or none.
-    if let Some((_, normal @ None)) = arrays.iter_mut().find(|a| a.0 == "normal") {
-        *normal = data
-            .octahedral_normals(vertex, ["normal_oct_u", "normal_oct_v"])
-            .map(Data::F32);
-    }
     // Integer colours are 8-bit sRGB (the writer's choice since issue 33, and the PLY
     // convention); older caches hold linear floats, read as they are.
     if data.scalar_type(vertex, "red") == Some(ScalarType::UChar) {
@@ -172,9 +165,8 @@ fn read_surface_arrays(path: &Path) -> Result<(usize, usize, Arrays), GloopError
 }
 
 /// `read_surface(path) -> dict`: `vertex_count`, `triangle_count`, flat arrays `position`,
-/// `normal`, `colour` (linear), `velocity` (float32 × 3 per vertex, or None: the files of
-/// issue 33 have no normals, Blender's smooth shading makes the same ones; today's hold the
-/// field's, octahedral-mapped, returned as unit float triples), `triangles` (int32 × 3 per
+/// `normal`, `colour` (linear), `velocity` (float32 × 3 per vertex, or None: today's files
+/// have no normals, Blender's smooth shading makes the same ones), `triangles` (int32 × 3 per
 /// triangle, every index checked against the vertex count, so Blender never sees a bad one),
 /// and the mesh edges Blender would otherwise derive on the main thread: `edges` (int32 × 2)
 /// and `corner_edges` (int32 per triangle corner). Arrays are `gloop_core.Array` buffers:

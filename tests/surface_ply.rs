@@ -27,16 +27,11 @@ fn surface_ply_round_trips_and_leaves_no_temporary_file() {
     assert!(!mesh.is_empty());
     write_surface_ply(&path, &mesh).unwrap();
     let back = read_surface_ply(&path).unwrap();
+    // Normals are not stored: the reader's, from the triangles, are the mesher's bits.
     assert_eq!(back.positions, mesh.positions);
     assert_eq!(back.triangles, mesh.triangles);
     assert_eq!(back.velocities, mesh.velocities);
-    // Normals are stored octahedral-mapped in two shorts: within 0.01° of the mesher's.
-    assert_eq!(back.normals.len(), mesh.normals.len());
-    for (got, want) in back.normals.iter().zip(&mesh.normals) {
-        // The chord, not acos of the dot product: f32's acos cannot resolve 0.01° near 1.
-        let angle = (2.0 * (got.distance(*want) / 2.0).asin()).to_degrees();
-        assert!(angle < 0.01, "{got} against {want}: {angle}°");
-    }
+    assert_eq!(back.normals, mesh.normals);
     // Colours are 8-bit sRGB: within 1% of 0.2, 0.4, 0.6.
     for c in &back.colours {
         for (got, want) in c.iter().zip([0.2, 0.4, 0.6]) {
@@ -49,9 +44,8 @@ fn surface_ply_round_trips_and_leaves_no_temporary_file() {
     assert!(header.contains("format binary_little_endian 1.0"));
     assert!(header.contains("property list uchar uint vertex_indices"));
     assert!(header.contains("property uchar red") && !header.contains("property float nx"));
-    assert!(header.contains("property short normal_oct_u"));
-    // 31 bytes a vertex (three floats, three bytes, three floats, two shorts), 13 a triangle.
-    let payload = 31 * mesh.positions.len() + 13 * mesh.triangles.len();
+    // 27 bytes a vertex (three floats, three bytes, three floats), 13 a triangle.
+    let payload = 27 * mesh.positions.len() + 13 * mesh.triangles.len();
     assert!(bytes.len() - payload < 400, "{} bytes", bytes.len());
     // The empty mesh is a valid file too.
     write_surface_ply(&path, &Default::default()).unwrap();
@@ -132,40 +126,4 @@ fn caches_written_before_issue_33_read_as_they_did() {
     assert_eq!(mesh.triangles, triangles);
     assert_eq!(mesh.colours, vec![[0.05, 0.5, 0.9]; 4]);
     assert_eq!(mesh.velocities, vec![Vec3::new(1.0, 2.0, 3.0); 4]);
-}
-
-#[test]
-fn caches_of_issue_33_without_normals_read_with_their_triangles_normals() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("surface_00002.ply");
-    let positions = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
-    let triangles = [[0u32, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
-    let mut bytes = String::from(
-        "ply\nformat binary_little_endian 1.0\ncomment gloop surface\nelement vertex 4\n\
-         property float x\nproperty float y\nproperty float z\n\
-         property uchar red\nproperty uchar green\nproperty uchar blue\n\
-         property float vx\nproperty float vy\nproperty float vz\n\
-         element face 4\nproperty list uchar uint vertex_indices\nend_header\n",
-    )
-    .into_bytes();
-    for p in positions {
-        p.to_array()
-            .iter()
-            .for_each(|v| bytes.extend(v.to_le_bytes()));
-        bytes.extend([255, 128, 0]);
-        [0.0f32; 3]
-            .iter()
-            .for_each(|v| bytes.extend(v.to_le_bytes()));
-    }
-    for t in triangles {
-        bytes.push(3);
-        t.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
-    }
-    std::fs::write(&path, bytes).unwrap();
-    let mesh = read_surface_ply(&path).unwrap();
-    // The corner at the origin: its three faces' normals -x, -y, -z, equal areas.
-    assert!(mesh.normals[0].distance(Vec3::splat(-1.0).normalize()) < 1e-6);
-    // The apex (1, 0, 0): faces -y, -z and the slanted one (area √3/2 against 1/2).
-    let want = (Vec3::NEG_Y + Vec3::NEG_Z + Vec3::ONE).normalize();
-    assert!(mesh.normals[1].distance(want) < 1e-6, "{}", mesh.normals[1]);
 }

@@ -118,31 +118,6 @@ impl PlyData {
         Some(out)
     }
 
-    /// Unit normals (`x y z x y z …`) from the octahedral codes `names` (two shorts a vertex,
-    /// `crate::surface::octahedral`), if both are present.
-    pub fn octahedral_normals(&self, element: &ElementData, names: [&str; 2]) -> Option<Vec<f32>> {
-        let decode = |u: f64, v: f64| {
-            let code = [u, v].map(|c| c.clamp(i16::MIN as f64, i16::MAX as f64) as i16);
-            crate::surface::octahedral::decode(code).to_array()
-        };
-        let Some(fixed) = &element.fixed else {
-            let [u, v] = names.map(|n| element.columns.get(n));
-            let (u, v) = (u?, v?);
-            return Some(
-                u.iter()
-                    .zip(v)
-                    .flat_map(|(&u, &v)| decode(u as f64, v as f64))
-                    .collect(),
-            );
-        };
-        let [(tu, ou), (tv, ov)] = [fixed.property(names[0])?, fixed.property(names[1])?];
-        let mut out = Vec::with_capacity(element.count * 3);
-        for r in self.records(element, fixed) {
-            out.extend_from_slice(&decode(scalar_at(tu, r, ou), scalar_at(tv, r, ov)));
-        }
-        Some(out)
-    }
-
     fn records<'a>(
         &'a self,
         element: &ElementData,

@@ -19,14 +19,12 @@
 //!    per-region volume restoration to the liquid's volume N (2r)^3 (`smooth`);
 //! 8. decimation: quadric-error edge collapses within `max_error` r of the smoothed surface, so
 //!    flat coats lose most of their triangles and threads and drops keep theirs (`decimate`);
-//! 9. shading normals: the gradient of the field of step 5 at each kept vertex
-//!    (`field_normals`), so a highlight runs smoothly across the mesh's facets, decimated or
-//!    not; colours and velocities averaged from the particles (`attributes`).
+//! 9. vertex normals of the decimated mesh, colours and velocities averaged from the particles
+//!    (`smooth::vertex_normals`, `attributes`).
 //!
-//! Normals come from the field rather than from the paper's surface-particle normals
-//! ([`surface_particles`], which follow the lattice's facets, 10-25° off) or from the mesh's
-//! own triangles (whose vertex normals wobble from facet to facet and made a ball's highlight
-//! hexagonal).
+//! Normals come from the final mesh rather than from the paper's surface-particle normals
+//! ([`surface_particles`]): they then agree with the silhouette that is rendered, and they
+//! inherit the smoothing (particle normals follow the lattice's facets, 10-25° off).
 //!
 //! Everything is rayon-parallel with gather formulations and sorted stitching, so the output is
 //! the same bits whatever the thread count.
@@ -39,11 +37,9 @@ mod centres;
 mod contact;
 mod decimate;
 mod field;
-mod field_normals;
 pub mod hausdorff;
 mod march;
 mod neighbours;
-pub mod octahedral;
 pub mod ply;
 mod polygonize;
 pub mod quality;
@@ -363,18 +359,7 @@ pub fn mesh_particles_timed(
     restore(&mut vertices, &slim.triangles, &adjacency, &slim_region);
     lap("volume restoration after decimation");
 
-    let mesh_normals = smooth::vertex_normals(&vertices, &slim.triangles, &adjacency);
-    let normals = field_normals::field_normals(
-        &vertices,
-        &slim_region,
-        &kernels,
-        &kernel_region,
-        &links,
-        &params,
-        cell,
-        walls.as_ref(),
-        &mesh_normals,
-    );
+    let normals = smooth::vertex_normals(&vertices, &slim.triangles, &adjacency);
     lap("normals");
     let colours = slim
         .kept

@@ -1,14 +1,13 @@
 //! `surface_{frame:05}.ply`: binary little-endian PLY, element `vertex` (float x y z, uchar red
-//! green blue as 8-bit sRGB, float vx vy vz, short normal_oct_u normal_oct_v) and element
-//! `face` (list uchar uint vertex_indices, triangles counter-clockwise seen from outside).
-//! Written atomically; reading checks everything and names the file in every error.
+//! green blue as 8-bit sRGB, float vx vy vz) and element `face` (list uchar uint
+//! vertex_indices, triangles counter-clockwise seen from outside). Written atomically; reading
+//! checks everything and names the file in every error.
 //!
-//! Normals are the field's (`field_normals`), which Blender shades with as custom normals:
-//! octahedral-mapped into two shorts (`octahedral`, 4 bytes a vertex, 0.004° at worst), 31
-//! bytes a vertex in all. Older caches read as they did: those of issue 33 (27 bytes a vertex)
-//! have no normals, and the area-weighted normals of the file's own triangles stand in for
-//! them (Blender's smooth shading makes the same); those before it (float colours and
-//! nx ny nz, 48 bytes) have float normals, which are used, and their float colours are linear.
+//! Normals are not written: they are the area-weighted normals of the file's own triangles,
+//! which the reader recomputes and Blender's smooth shading reproduces (corner-angle weights;
+//! `examples/cache_size.rs` measures the difference), and they were a quarter of the file.
+//! Caches written before (float colours and nx ny nz, 48 bytes a vertex against 27) read as
+//! they did: their normals are used, float colours are linear.
 
 use std::path::Path;
 
@@ -20,29 +19,15 @@ use ply_rs_bw::ply::{
 };
 use ply_rs_bw::writer::Writer;
 
-use super::{octahedral, smooth, srgb, SurfaceMesh};
+use super::{smooth, srgb, SurfaceMesh};
 use crate::atomic_file::write_atomically_with;
 use crate::error::{GloopError, Result};
 
-/// Every vertex property read, in `VertexRecord` order (the writer leaves out the float
-/// normals).
-const VERTEX_PROPERTIES: [&str; 14] = [
-    "x",
-    "y",
-    "z",
-    "nx",
-    "ny",
-    "nz",
-    "red",
-    "green",
-    "blue",
-    "vx",
-    "vy",
-    "vz",
-    "normal_oct_u",
-    "normal_oct_v",
+/// Every vertex property read, in `VertexRecord` order (the writer leaves out the normals).
+const VERTEX_PROPERTIES: [&str; 12] = [
+    "x", "y", "z", "nx", "ny", "nz", "red", "green", "blue", "vx", "vy", "vz",
 ];
-const WRITTEN: [(&str, ScalarType); 11] = [
+const WRITTEN: [(&str, ScalarType); 9] = [
     ("x", ScalarType::Float),
     ("y", ScalarType::Float),
     ("z", ScalarType::Float),
@@ -52,20 +37,16 @@ const WRITTEN: [(&str, ScalarType); 11] = [
     ("vx", ScalarType::Float),
     ("vy", ScalarType::Float),
     ("vz", ScalarType::Float),
-    ("normal_oct_u", ScalarType::Short),
-    ("normal_oct_v", ScalarType::Short),
 ];
 const NORMAL: usize = 3;
 const COLOUR: usize = 6;
-const OCTAHEDRAL: usize = 12;
 
-/// One vertex: the 14 values of `VERTEX_PROPERTIES` (colours linear, octahedral codes as
-/// whole numbers), and which normals the file had.
+/// One vertex: the 12 values of `VERTEX_PROPERTIES` (colours linear), and whether the file had
+/// normals.
 #[derive(Clone, Copy, Default)]
 struct VertexRecord {
-    values: [f32; 14],
+    values: [f32; 12],
     has_normal: bool,
-    has_octahedral: bool,
 }
 
 impl PropertyAccess for VertexRecord {
@@ -86,7 +67,6 @@ impl PropertyAccess for VertexRecord {
         };
         self.values[k] = value;
         self.has_normal |= (NORMAL..NORMAL + 3).contains(&k);
-        self.has_octahedral |= (OCTAHEDRAL..OCTAHEDRAL + 2).contains(&k);
         PropertyAccessResult::Set
     }
     fn get_float(&self, name: &str) -> Option<f32> {
@@ -97,9 +77,6 @@ impl PropertyAccess for VertexRecord {
     }
     fn get_uchar(&self, name: &str) -> Option<u8> {
         self.get_float(name).map(srgb::encode)
-    }
-    fn get_short(&self, name: &str) -> Option<i16> {
-        self.get_float(name).map(|v| v as i16)
     }
 }
 
@@ -159,28 +136,14 @@ pub fn write_surface_ply(path: &Path, mesh: &SurfaceMesh) -> Result<()> {
             "surface mesh attribute arrays differ in length",
         ));
     }
-    // A mesh made without normals (not the mesher's) gets its triangles' own.
-    let normals = if mesh.normals.len() == n {
-        mesh.normals.clone()
-    } else if mesh.triangles.iter().flatten().any(|&i| i as usize >= n) {
-        return Err(GloopError::file(
-            path,
-            "a surface triangle refers to a vertex beyond the mesh",
-        ));
-    } else {
-        let adjacency = smooth::Adjacency::new(n, &mesh.triangles);
-        smooth::vertex_normals(&mesh.positions, &mesh.triangles, &adjacency)
-    };
     let vertices: Vec<VertexRecord> = (0..n)
         .map(|i| {
             let (p, c, v) = (mesh.positions[i], mesh.colours[i], mesh.velocities[i]);
-            let [u, w] = octahedral::encode(normals[i]).map(f32::from);
             VertexRecord {
                 values: [
-                    p.x, p.y, p.z, 0.0, 0.0, 0.0, c[0], c[1], c[2], v.x, v.y, v.z, u, w,
+                    p.x, p.y, p.z, 0.0, 0.0, 0.0, c[0], c[1], c[2], v.x, v.y, v.z,
                 ],
                 has_normal: false,
-                has_octahedral: true,
             }
         })
         .collect();
@@ -208,7 +171,8 @@ pub fn write_surface_ply(path: &Path, mesh: &SurfaceMesh) -> Result<()> {
 
 /// Reads a surface PLY written by [`write_surface_ply`], today's or an older one (or any PLY
 /// with at least x y z and triangle faces; missing colours and velocities read as zero, missing
-/// normals are the triangles' area-weighted ones). Errors name the file.
+/// normals are the triangles' area-weighted ones, as the mesher makes them). Errors name the
+/// file.
 pub fn read_surface_ply(path: &Path) -> Result<SurfaceMesh> {
     let bad = |message: String| GloopError::file(path, message);
     let file = std::fs::File::open(path).map_err(|e| GloopError::io(path, e))?;
@@ -255,14 +219,6 @@ pub fn read_surface_ply(path: &Path) -> Result<SurfaceMesh> {
     let positions: Vec<Vec3> = vertices.iter().map(|r| v3(r, 0)).collect();
     let normals = if vertices.first().is_some_and(|r| r.has_normal) {
         vertices.iter().map(|r| v3(r, NORMAL)).collect()
-    } else if vertices.first().is_some_and(|r| r.has_octahedral) {
-        vertices
-            .iter()
-            .map(|r| {
-                let code = [r.values[OCTAHEDRAL], r.values[OCTAHEDRAL + 1]];
-                octahedral::decode(code.map(|c| c as i16))
-            })
-            .collect()
     } else {
         let adjacency = smooth::Adjacency::new(positions.len(), &triangles);
         smooth::vertex_normals(&positions, &triangles, &adjacency)

@@ -140,52 +140,6 @@ def write_slim_surface(path, positions, triangles, colours, velocities):
         f.write(faces.tobytes())
 
 
-def octahedral_codes(normals):
-    """Unit vectors as two int16 each, as src/surface/octahedral.rs encodes them."""
-    n = np.asarray(normals, dtype=np.float64)
-    p = n / np.abs(n).sum(axis=1, keepdims=True)
-    sign = np.where(p[:, :2] >= 0.0, 1.0, -1.0)
-    folded = (1.0 - np.abs(p[:, ::-1][:, 1:])) * sign  # (1 - |y|, 1 - |x|) with x's, y's signs
-    uv = np.where(p[:, 2:3] >= 0.0, p[:, :2], folded)
-    return np.round(np.clip(uv, -1.0, 1.0) * 32767.0).astype("<i2")
-
-
-def write_field_surface(path, positions, triangles, normals, colours, velocities):
-    """A surface file as Gloop writes them since issue 41: the slim file of issue 33 plus the
-    field's normals, octahedral in two shorts (`normal_oct_u`, `normal_oct_v`)."""
-    dtype = np.dtype(
-        SLIM_SURFACE_VERTEX_DTYPE.descr + [("normal_oct_u", "<i2"), ("normal_oct_v", "<i2")]
-    )
-    n = len(positions)
-    rec = np.zeros(n, dtype=dtype)
-    codes = srgb_codes(colours)
-    for k, name in enumerate("xyz"):
-        rec[name] = positions[:, k]
-        rec["v" + name] = velocities[:, k]
-    for k, name in enumerate(("red", "green", "blue")):
-        rec[name] = codes[:, k]
-    oct_codes = octahedral_codes(normals)
-    rec["normal_oct_u"], rec["normal_oct_v"] = oct_codes[:, 0], oct_codes[:, 1]
-    faces = np.zeros(len(triangles), dtype=FACE_DTYPE)
-    faces["n"] = 3
-    faces["i"] = triangles
-    header = (
-        "ply\nformat binary_little_endian 1.0\n"
-        f"element vertex {n}\n"
-        "property float x\nproperty float y\nproperty float z\n"
-        "property uchar red\nproperty uchar green\nproperty uchar blue\n"
-        "property float vx\nproperty float vy\nproperty float vz\n"
-        "property short normal_oct_u\nproperty short normal_oct_v\n"
-        f"element face {len(triangles)}\n"
-        "property list uchar uint vertex_indices\n"
-        "end_header\n"
-    )
-    with open(path, "wb") as f:
-        f.write(header.encode("ascii"))
-        f.write(rec.tobytes())
-        f.write(faces.tobytes())
-
-
 def uv_sphere(center, radius, rings, segments):
     """A closed UV sphere: (positions V×3, triangles T×3 counter-clockwise from outside,
     normals V×3)."""

@@ -39,7 +39,7 @@ def test_read_surface_returns_the_file_and_blender_style_edges(core, tmp_path):
     assert n - len(edges) + len(tris) == 2
 
 
-def test_read_surface_of_issue_33_files_decodes_srgb_colours_and_has_no_normals(core, tmp_path):
+def test_read_surface_of_todays_files_decodes_srgb_colours_and_has_no_normals(core, tmp_path):
     pos, tris, _ = plyfiles.uv_sphere((1.0, 2.0, 3.0), 0.5, 6, 8)
     n = len(pos)
     colours = np.tile(np.float32([0.8, 0.42, 0.05]), (n, 1))  # honey, linear
@@ -54,23 +54,6 @@ def test_read_surface_of_issue_33_files_decodes_srgb_colours_and_has_no_normals(
     got = np.frombuffer(data["colour"], "<f4").reshape(-1, 3)
     assert np.allclose(got, colours, rtol=0.02, atol=0)
     assert np.array_equal(np.frombuffer(data["triangles"], "<i4").reshape(-1, 3), tris)
-
-
-def test_read_surface_decodes_the_octahedral_field_normals_of_todays_files(core, tmp_path):
-    """Every direction, both hemispheres and the folded edges, within 0.01°."""
-    rng = np.random.default_rng(3)
-    normals = rng.normal(size=(2000, 3))
-    normals = np.concatenate([normals, np.eye(3), -np.eye(3), [[1, 1, 0], [-1, 0, -1]]])
-    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
-    n = len(normals)
-    tris = np.array([[0, 1, 2]] * 4, dtype=np.int64)
-    path = str(tmp_path / "surface_00001.ply")
-    zeros = np.zeros((n, 3), dtype=np.float32)
-    plyfiles.write_field_surface(path, normals.astype(np.float32), tris, normals, zeros, zeros)
-    data = core.read_surface(path)
-    got = np.frombuffer(data["normal"], "<f4").reshape(-1, 3).astype(np.float64)
-    chord = np.linalg.norm(got - normals, axis=1)
-    assert np.degrees(2.0 * np.arcsin(chord / 2.0)).max() < 0.01
 
 
 def test_read_particles_and_frame_comment(core, tmp_path):

@@ -238,36 +238,3 @@ def test_todays_surface_files_shade_smooth_without_stored_normals(addon, empty_s
     mesh.attributes["gloop_colour"].data.foreach_get("color", colour)
     assert np.allclose(colour.reshape(-1, 4)[:, :3], AMBER, rtol=0.02, atol=0)
     assert not mesh.validate(verbose=False)
-
-
-def test_playback_shades_with_the_field_normals_stored_in_the_file(addon, empty_scene):
-    """Since issue 41 surface files carry the field's normals (octahedral, two shorts a
-    vertex): Blender must shade with them (custom normals), not with the triangles' own. The
-    file's normals here lean 20° off the sphere's, so the two cannot be confused."""
-    scene = empty_scene
-    cache_dir = bpy.path.abspath(scene.gloop.cache_dir)
-    os.makedirs(cache_dir)
-    pos, tris, radial = plyfiles.uv_sphere(np.float32([0.0, 0.0, 1.0]), 0.3, 24, 48)
-    leaning = radial + np.tan(np.radians(20.0)) * np.cross(radial, (0.0, 0.0, 1.0))
-    leaning[np.linalg.norm(leaning, axis=1) < 1e-6] = (0.0, 0.0, 1.0)
-    leaning /= np.linalg.norm(leaning, axis=1, keepdims=True)
-    n = len(pos)
-    plyfiles.write_field_surface(
-        os.path.join(cache_dir, "surface_00001.ply"),
-        pos,
-        tris,
-        leaning,
-        np.tile(AMBER, (n, 1)),
-        np.zeros((n, 3)),
-    )
-    liquid = addon.playback.ensure_liquid_object(scene)
-    scene.frame_set(1)
-    mesh = liquid.data
-    assert len(mesh.polygons) == len(tris) and mesh.has_custom_normals
-    corners = np.empty(len(mesh.loops) * 3, dtype=np.float32)
-    mesh.corner_normals.foreach_get("vector", corners)
-    corner_vertex = np.empty(len(mesh.loops), dtype=np.int32)
-    mesh.loops.foreach_get("vertex_index", corner_vertex)
-    cos = np.einsum("ij,ij->i", corners.reshape(-1, 3), leaning[corner_vertex])
-    assert np.degrees(np.arccos(np.clip(cos, -1, 1))).max() < 0.1
-    assert not mesh.validate(verbose=False)
