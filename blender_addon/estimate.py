@@ -33,6 +33,18 @@ CACHE_BYTES_PER_PARTICLE = 42
 # 8-bit sRGB colour; a face is a uchar count and three uint32 indices.
 SURFACE_BYTES_PER_VERTEX = 27
 SURFACE_BYTES_PER_TRIANGLE = 13
+# Decimation (the Surface panel's Decimation, `max_error` in particle radii): the share of a
+# surface's vertices and triangles it keeps at an error target of 0.02 r, fitted to the bakes
+# of tests/blender/test_estimates.py (surface bytes decimated over undecimated: a 3 cm drop
+# 0.14, a 4 cm cube on a ball 0.11, three pours 0.38-0.54). A liquid object's blob or coat
+# keeps little; a pour's thin falling column keeps most (decimation spares threads), its coiled
+# rope on the board less. A chord across a curved surface deviates by h²/8R from it, so
+# triangles grow as the square root of the error target and their count falls as its inverse:
+# other targets are scaled so, never above all of them.
+DECIMATION_REFERENCE_ERROR = 0.02
+KEPT_OF_LIQUID_OBJECT = 0.12
+KEPT_OF_POUR_COLUMN = 0.85
+KEPT_OF_POUR_PILE = 0.30
 # Marching cubes puts a vertex where the surface crosses a cube edge: per cube-face of area,
 # the mean of |nx| + |ny| + |nz| over orientations, 1.5. A closed mesh has two triangles per
 # vertex.
@@ -157,14 +169,15 @@ def particles_of(ob, radius, fps, frames):
 
 
 def _liquid_shape(ob, objects, radius, scene, frames):
-    """(mean liquid particles, mean surface area m², largest surface area m²) of `ob`'s liquid
-    over the bake's frames:
+    """(mean liquid particles, mean surface area m², largest surface area m², mean area m² as
+    written: what decimation keeps of it) of `ob`'s liquid over the bake's frames:
     a liquid object as it starts (honey spreading into a puddle or a coat grows its surface,
     which is not foreseen); an emitter's pour as `stream` models it."""
     volume, area = volume_and_area(ob)
     cell = (2.0 * radius) ** 3
+    max_error = scene.gloop.surface_max_error
     if ob.gloop.type == "LIQUID":
-        return volume / cell, area, area
+        return volume / cell, area, area, area * decimation_kept(KEPT_OF_LIQUID_OBJECT, max_error)
     fps = scene.render.fps / scene.render.fps_base
     s = ob.gloop
     frame = np.arange(frames[0], frames[1] + 1, dtype=np.float64)
@@ -175,8 +188,24 @@ def _liquid_shape(ob, objects, radius, scene, frames):
     from . import domain  # domain measures objects with this module
 
     fall = fall_height(ob, objects, domain.floor_height(scene, objects, radius))
-    volumes, areas = stream.volume_and_area(times, area, flow, speed, gravity, fall)
-    return float(volumes.mean()) / cell, float(areas.mean()), float(areas.max())
+    volumes, column, pile = stream.volume_column_pile(times, area, flow, speed, gravity, fall)
+    areas = column + pile
+    written = column * decimation_kept(KEPT_OF_POUR_COLUMN, max_error)
+    written += pile * decimation_kept(KEPT_OF_POUR_PILE, max_error)
+    return (
+        float(volumes.mean()) / cell,
+        float(areas.mean()),
+        float(areas.max()),
+        float(written.mean()),
+    )
+
+
+def decimation_kept(kept_at_reference, max_error):
+    """The share of a surface's vertices (and triangles) that decimation at `max_error`
+    particle radii keeps (1 when off), for a part keeping `kept_at_reference` at 0.02 r."""
+    if max_error <= 0.0:
+        return 1.0
+    return min(1.0, kept_at_reference * DECIMATION_REFERENCE_ERROR / max_error)
 
 
 class Estimate(NamedTuple):
@@ -199,7 +228,7 @@ def estimate(scene, objects, frames, radius=None):
     s = scene.gloop
     liquid = solid = 0
     exact = True
-    mean_liquid = area = largest_area = 0.0
+    mean_liquid = area = largest_area = written_area = 0.0
     for ob in objects:
         kind = ob.gloop.type
         if kind == "OBSTACLE":
@@ -208,17 +237,20 @@ def estimate(scene, objects, frames, radius=None):
             exact = exact and counted
         elif kind in {"LIQUID", "EMITTER"}:
             liquid += particles_of(ob, radius, fps, frames)[0]
-            mean_particles, mean_area, most_area = _liquid_shape(ob, objects, radius, scene, frames)
-            mean_liquid += mean_particles
-            area += mean_area
-            largest_area += most_area
+            shape = _liquid_shape(ob, objects, radius, scene, frames)
+            mean_liquid += shape[0]
+            area += shape[1]
+            largest_area += shape[2]
+            written_area += shape[3]
     cache = mean_liquid * CACHE_BYTES_PER_PARTICLE
     vertices = most_vertices = 0.0
     if s.mesh_surface:
         cube = s.surface_resolution * radius
         vertices = SURFACE_VERTICES_PER_CUBE_FACE * area / cube**2
-        cache += vertices * SURFACE_BYTES_PER_VERTEX
-        cache += 2.0 * vertices * SURFACE_BYTES_PER_TRIANGLE
+        written = SURFACE_VERTICES_PER_CUBE_FACE * written_area / cube**2
+        cache += written * SURFACE_BYTES_PER_VERTEX
+        cache += 2.0 * written * SURFACE_BYTES_PER_TRIANGLE
+        # The mesher works on the whole mesh before it decimates: memory and time as without.
         most_vertices = SURFACE_VERTICES_PER_CUBE_FACE * largest_area / cube**2
     # The mesher works on its own thread beside the solver: their peaks add up.
     ram = (

@@ -11,7 +11,9 @@ import numpy as np
 
 COLOUR_ATTRIBUTE = "gloop_colour"
 # Blender 4.5+ reads a FLOAT_VECTOR point attribute with this name as free custom normals
-# (0.4 ms at 300k vertices); 4.2 ignores it, so it is not written there.
+# (0.4 ms at 300k vertices); 4.2–4.4 ignore it and take them through the classic
+# `normals_split_custom_set_from_vertices` instead (about 2.6 µs a vertex: 0.26 s at 100k
+# vertices on the 2-core test machine, so playback there is slower, but renders shade alike).
 WRITE_CUSTOM_NORMALS = bpy.app.version >= (4, 5, 0)
 
 
@@ -49,7 +51,8 @@ def replace_mesh(
     them, spare `update()` from deriving the edges on the main thread: about 3× faster at 300k
     triangles, where that derivation was the largest cost. Without them Blender derives them.
 
-    `colours` are linear RGB (N×3 flat), stored as a FLOAT_COLOR point attribute;
+    `normals` (N×3 flat, unit), where a file has them (caches from before issue 33), are set
+    as custom normals. `colours` are linear RGB (N×3 flat), stored as a FLOAT_COLOR point attribute;
     `velocities` (scene units per second) as the `velocity` point attribute that Cycles uses for
     motion blur. Without triangles the mesh is a vertex cloud.
     """
@@ -87,3 +90,7 @@ def replace_mesh(
     if normals is not None and n_tris and WRITE_CUSTOM_NORMALS:
         _point_attribute(mesh, "custom_normal", "FLOAT_VECTOR", "vector", normals)
     mesh.update()
+    if normals is not None and n_tris and not WRITE_CUSTOM_NORMALS:
+        mesh.normals_split_custom_set_from_vertices(
+            np.asarray(normals, dtype=np.float32).reshape(-1, 3)
+        )

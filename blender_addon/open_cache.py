@@ -18,6 +18,7 @@ clear report naming the file; a missing or unreadable scene file still opens the
 """
 
 import json
+import math
 import os
 
 import bpy
@@ -153,6 +154,18 @@ def _shape_keys(ob, first_frame, positions):
             key.keyframe_insert("value", frame=f)
 
 
+# Edges sharper than this stay sharp (a plate's rims); smoother ones are shaded smooth.
+SMOOTH_ANGLE = math.radians(30.0)
+
+
+def _shade_smooth_by_angle(mesh):
+    """The scene file holds an obstacle's triangles only: shaded flat, a ball's facets showed
+    through the glassy honey coating it as a hexagonal highlight (issue 41). Smooth shading
+    with sharp edges kept by angle is what an artist's own ball and plate would have."""
+    mesh.shade_smooth()
+    mesh.set_sharp_from_angle(angle=SMOOTH_ANGLE)
+
+
 def _obstacle_object(o, solids, collection):
     """One obstacle as a mesh object with its motion and solid material."""
     motion = o["motion"]
@@ -165,6 +178,7 @@ def _obstacle_object(o, solids, collection):
         vertices = [tuple(v) for v in o["mesh"]["vertices"]]
     mesh.from_pydata(vertices, [], triangles)
     mesh.validate()
+    _shade_smooth_by_angle(mesh)
     ob = bpy.data.objects.new(o["name"], mesh)
     collection.objects.link(ob)
     material = o["role"].get("material", "")

@@ -132,6 +132,7 @@ def bake_options(scene):
         "surface": s.mesh_surface,
         "surface_resolution": s.surface_resolution,
         "surface_smoothness": s.surface_smoothness,
+        "max_error": s.surface_max_error,
     }
 
 

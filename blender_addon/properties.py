@@ -1,6 +1,7 @@
 """Settings stored in the .blend: per object (`Object.gloop`) and per scene (`Scene.gloop`)."""
 
 import bpy
+import gloop_core
 from bpy.app.handlers import persistent
 from bpy.props import (
     BoolProperty,
@@ -364,6 +365,17 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
         max=1.0,
         subtype="FACTOR",
         description="0 = the raw particle blobs, 1 = very smooth",
+    )
+    surface_max_error: FloatProperty(
+        name="Decimation",
+        # The mesher's own default (`gloop mesh` and this control agree without a second copy).
+        default=gloop_core.SURFACE_DEFAULTS["max_error"],
+        min=0.0,
+        max=0.25,
+        precision=3,
+        step=0.1,
+        description="Merge triangles where the surface moves at most this many particle radii: "
+        "far smaller caches (flat coats lose most of their triangles). 0 = off",
     )
     cache_dir: StringProperty(
         name="Cache Folder",

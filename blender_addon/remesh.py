@@ -1,5 +1,5 @@
-"""Re-mesh: the cached particles meshed again with the Surface panel's Resolution and
-Smoothness, without re-simulating (particle files are only read).
+"""Re-mesh: the cached particles meshed again with the Surface panel's Resolution,
+Smoothness and Decimation, without re-simulating (particle files are only read).
 
 It runs `gloop_core.mesh` (the same code as `gloop mesh`) in a child process like a bake
 (`bake_runner`), so progress comes from `status.json` and Cancel creates the `cancel` file,
@@ -50,6 +50,7 @@ def remesh_options(scene):
     return {
         "surface_resolution": s.surface_resolution,
         "surface_smoothness": s.surface_smoothness,
+        "max_error": s.surface_max_error,
     }
 
 
@@ -199,6 +200,7 @@ class PHYSICS_PT_gloop_surface(bpy.types.Panel):
         col.active = s.mesh_surface
         col.prop(s, "surface_resolution", text="Resolution")
         col.prop(s, "surface_smoothness")
+        col.prop(s, "surface_max_error")
         if running_job() is not None:
             layout.operator("gloop.remesh_cancel", icon="CANCEL")
         else:

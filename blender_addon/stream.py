@@ -38,10 +38,17 @@ def volume_and_area(times, nozzle_area, flow, speed, gravity, fall):
     """(liquid volume m³, surface area m²) of the pour at each of `times` (seconds since it
     started pouring; negative before), for a nozzle of `nozzle_area` m² pouring `flow` m³/s at
     `speed` m/s, under `gravity` m/s², onto something `fall` m below."""
+    volume, column, pile = volume_column_pile(times, nozzle_area, flow, speed, gravity, fall)
+    return volume, column + pile
+
+
+def volume_column_pile(times, nozzle_area, flow, speed, gravity, fall):
+    """`volume_and_area` with the area split: (volume, the falling column's area, the landed
+    rope's open area), each per time."""
     times = np.maximum(np.asarray(times, dtype=np.float64), 0.0)
     volume = flow * times
     if nozzle_area <= 0.0 or flow <= 0.0 or speed <= 0.0:
-        return volume, np.zeros_like(times)
+        return volume, np.zeros_like(times), np.zeros_like(times)
     a0 = np.sqrt(nozzle_area / np.pi)
     depth = np.minimum(speed * times + 0.5 * gravity * times**2, fall)
     column_area = _column_area(a0, speed, gravity, depth)
@@ -49,4 +56,4 @@ def volume_and_area(times, nozzle_area, flow, speed, gravity, fall):
     time_to_land = (landed_speed - speed) / gravity if gravity > 0.0 else fall / speed
     pile_volume = np.maximum(volume - flow * time_to_land, 0.0)
     landed_radius = a0 * np.sqrt(speed / landed_speed)
-    return volume, column_area + PILE_SHARE * 2.0 * pile_volume / landed_radius
+    return volume, column_area, PILE_SHARE * 2.0 * pile_volume / landed_radius

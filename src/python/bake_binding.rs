@@ -18,9 +18,11 @@ use crate::scene::Scene;
 use crate::surface::SurfaceSettings;
 
 /// `bake(scene_path, cache_dir, resume=False, surface=True, surface_resolution=0.5,
-/// surface_smoothness=0.5, overwrite=False) -> dict`: bakes the scene file (JSON or binary)
-/// into `cache_dir`, with a surface mesh per frame unless `surface` is False (resolution:
-/// marching-cubes cell in particle radii; smoothness 0..1). Returns `outcome` ("finished" or
+/// surface_smoothness=0.5, overwrite=False, max_error=None) -> dict`: bakes the scene file
+/// (JSON or binary) into `cache_dir`, with a surface mesh per frame unless `surface` is False
+/// (resolution: marching-cubes cell in particle radii; smoothness 0..1; max_error: decimation's
+/// error target in particle radii, 0 = off, None = the mesher's default,
+/// `SURFACE_DEFAULTS["max_error"]`). Returns `outcome` ("finished" or
 /// "cancelled"), `first_frame`, `last_frame`, `elapsed_s` and `repairs` (what a resume found
 /// damaged in the frames it would have kept, and baked or meshed again); raises GloopError (naming the
 /// object, field or file) on bad input or a failed bake, when the folder is in use by another
@@ -35,7 +37,7 @@ use crate::surface::SurfaceSettings;
 #[pyfunction]
 #[pyo3(signature = (
     scene_path, cache_dir, resume = false, surface = true, surface_resolution = 0.5,
-    surface_smoothness = 0.5, overwrite = false, started_at = None
+    surface_smoothness = 0.5, overwrite = false, started_at = None, max_error = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn bake<'py>(
@@ -48,6 +50,7 @@ fn bake<'py>(
     surface_smoothness: f32,
     overwrite: bool,
     started_at: Option<f64>,
+    max_error: Option<f32>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let started_at = started_at.map(unix_time).transpose().map_err(to_py)?;
     let summary = py
@@ -56,6 +59,7 @@ fn bake<'py>(
             let settings = SurfaceSettings {
                 resolution: surface_resolution,
                 smoothness: surface_smoothness,
+                max_error: max_error.unwrap_or(SurfaceSettings::default().max_error),
                 ..SurfaceSettings::default()
             }
             .sanitised();

@@ -16,8 +16,8 @@ use crate::remesh::{remesh, RemeshOptions};
 use crate::scene::Scene;
 use crate::surface::SurfaceSettings;
 
-/// `mesh(cache_dir, surface_resolution=0.5, surface_smoothness=0.5, max_error=0.0,
-/// frames=None) -> dict`: meshes the cache's particle files again with these surface
+/// `mesh(cache_dir, surface_resolution=0.5, surface_smoothness=0.5, max_error=None,
+/// frames=None) -> dict` (`max_error` None: the mesher's default, `SURFACE_DEFAULTS`): meshes the cache's particle files again with these surface
 /// settings (never re-simulating: particle files are only read). `frames`: an inclusive
 /// `(first, last)` or None for all. Returns `outcome` ("finished" or "cancelled"),
 /// `frames_meshed`, `elapsed_s` and `last` (the last frame's stats line, or None). Raises
@@ -29,7 +29,7 @@ use crate::surface::SurfaceSettings;
 /// it removes an earlier run's `status.json` and a `cancel` file older than that.
 #[pyfunction]
 #[pyo3(signature = (
-    cache_dir, surface_resolution = 0.5, surface_smoothness = 0.5, max_error = 0.0,
+    cache_dir, surface_resolution = 0.5, surface_smoothness = 0.5, max_error = None,
     frames = None, started_at = None
 ))]
 fn mesh<'py>(
@@ -37,7 +37,7 @@ fn mesh<'py>(
     cache_dir: PathBuf,
     surface_resolution: f32,
     surface_smoothness: f32,
-    max_error: f32,
+    max_error: Option<f32>,
     frames: Option<(i32, i32)>,
     started_at: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -50,7 +50,7 @@ fn mesh<'py>(
         settings: SurfaceSettings {
             resolution: surface_resolution,
             smoothness: surface_smoothness,
-            max_error,
+            max_error: max_error.unwrap_or(SurfaceSettings::default().max_error),
             ..SurfaceSettings::default()
         },
         watch_cancel_file: true,
@@ -100,6 +100,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The cache layout this build reads and writes (manifest.json's `format_version`), so
     // Open Cache can tell a cache from another Gloop version.
     m.add("CACHE_FORMAT_VERSION", crate::cache::CACHE_FORMAT_VERSION)?;
+    // The mesher's defaults, so the add-on's controls start where `gloop mesh` does instead of
+    // keeping a second copy of them.
+    let defaults = SurfaceSettings::default();
+    let dict = PyDict::new(m.py());
+    dict.set_item("resolution", defaults.resolution)?;
+    dict.set_item("smoothness", defaults.smoothness)?;
+    dict.set_item("max_error", defaults.max_error)?;
+    m.add("SURFACE_DEFAULTS", dict)?;
     m.add_function(wrap_pyfunction!(mesh, m)?)?;
     m.add_function(wrap_pyfunction!(scene_json, m)?)?;
     m.add_function(wrap_pyfunction!(demo_scene_json, m)?)

@@ -202,3 +202,18 @@ def test_user_liquid_preset_saves_and_restores_values(empty_scene):
     assert ob.gloop.liquid_name == "maple_syrup"
     assert ob.gloop.viscosity == pytest.approx(0.15)
     assert ob.gloop.density == pytest.approx(1330.0)
+
+
+def test_decimation_starts_at_the_meshers_default_and_reaches_bake_and_remesh(addon, empty_scene):
+    import gloop_core
+
+    s = empty_scene.gloop
+    assert s.surface_max_error == pytest.approx(gloop_core.SURFACE_DEFAULTS["max_error"])
+    s.surface_max_error = 0.05
+    assert addon.operators.bake_options(empty_scene)["max_error"] == pytest.approx(0.05)
+    assert addon.remesh.remesh_options(empty_scene)["max_error"] == pytest.approx(0.05)
+    # Decimation thins what the cache estimate expects to be written, not what is meshed.
+    s.surface_max_error = 0.0
+    whole = addon.estimate.decimation_kept(addon.estimate.KEPT_OF_LIQUID_OBJECT, 0.0)
+    thinned = addon.estimate.decimation_kept(addon.estimate.KEPT_OF_LIQUID_OBJECT, 0.02)
+    assert whole == 1.0 and thinned == pytest.approx(addon.estimate.KEPT_OF_LIQUID_OBJECT)

@@ -220,3 +220,20 @@ def test_the_opened_liquid_renders_as_its_scene_file_says(empty_scene, cache_cop
     scene = bpy.context.scene
     assert _open(cache_copy) == {"FINISHED"}
     assert _liquid_material(scene).name == "Gloop Opaque"
+
+
+def test_opened_obstacles_shade_smooth_but_keep_their_sharp_edges(empty_scene, cache_copy):
+    """Shaded flat, the ball's facets showed through the glassy honey as a hexagonal
+    highlight (issue 41): the ball is smooth, the plate's rims stay sharp."""
+    assert _open(cache_copy) == {"FINISHED"}
+    ball = bpy.data.objects["ball"].data
+    smooth = np.empty(len(ball.polygons), dtype=bool)
+    ball.polygons.foreach_get("use_smooth", smooth)
+    assert smooth.all()
+    sharp = np.empty(len(ball.edges), dtype=bool)
+    ball.edges.foreach_get("use_edge_sharp", sharp)
+    assert not sharp.any()
+    plate = next(ob.data for ob in bpy.data.objects if ob.name.startswith("plate"))
+    sharp = np.empty(len(plate.edges), dtype=bool)
+    plate.edges.foreach_get("use_edge_sharp", sharp)
+    assert sharp.sum() >= 12  # the box's twelve rims (each maybe split along its faces)
