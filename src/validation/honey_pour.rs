@@ -225,14 +225,18 @@ fn rope_mesh_shape(
     positions: &[Vec3],
     r: f32,
     shape: &FrameShape,
+    outer_only: bool,
 ) -> Option<super::cylinder::CylinderShape> {
-    let mesh = crate::surface::mesh_particles(
+    let mut mesh = crate::surface::mesh_particles(
         positions,
         &[],
         &[],
         r,
         &crate::surface::SurfaceSettings::default(),
     );
+    if outer_only {
+        mesh = super::pieces::without_voids(&mesh);
+    }
     let top = Vec3::new(0.0, 0.0, slices_top(r));
     let from = shape.rope_radius + 6.0 * r as f64;
     let to = slices_top(r) as f64 - shape.upper_bottom;
@@ -240,6 +244,16 @@ fn rope_mesh_shape(
         return None;
     }
     super::cylinder::measure(&mesh, top, Vec3::NEG_Z, (from, to), 0.25 * r as f64)
+}
+
+/// The meshed upper rope of one frame measured as a cylinder, as check (e) measures it.
+pub fn rope_cylinder(positions: &[Vec3], r: f32) -> Option<super::cylinder::CylinderShape> {
+    rope_mesh_shape(positions, r, &frame_shape(positions, r), false)
+}
+
+/// [`rope_cylinder`] of the outer surface alone, the voids' shells left out.
+pub fn rope_cylinder_outer(positions: &[Vec3], r: f32) -> Option<super::cylinder::CylinderShape> {
+    rope_mesh_shape(positions, r, &frame_shape(positions, r), true)
 }
 
 /// Pours `scene` (one of `pour::scene`'s) for `seconds`, judging every frame; `observe` sees
@@ -285,7 +299,7 @@ pub fn measure(
         let shape = frame_shape(positions, radius);
         if (frames - 1 - frame).is_multiple_of((MESH_EVERY * fps).round() as usize) {
             figures.rope_meshes += 1;
-            match rope_mesh_shape(positions, radius, &shape) {
+            match rope_mesh_shape(positions, radius, &shape, false) {
                 Some(rope) => {
                     figures.rope_mesh_area_variation =
                         figures.rope_mesh_area_variation.max(rope.area_variation());
