@@ -1,7 +1,8 @@
 //! `rope_probe R PLY...`: for each honey-pour particle file, the surface's pieces (and the
 //! particles in each), the particles standing apart (nearest neighbour over 3r), and how round
 //! the upper rope's sections are in the particles themselves (outermost particle per angular
-//! bin, RMS off their mean and the square mode cos 4θ), at particle radius R.
+//! bin, RMS off their mean and the square mode cos 4θ), at particle radius R. With
+//! WRITE_MESH set, each frame's surface is written beside it (`NAME.surface.ply`).
 
 use glam::Vec3;
 use gloop::cache::read_particles;
@@ -16,6 +17,11 @@ fn main() {
         let liquid = read_particles(std::path::Path::new(path)).unwrap();
         let x = &liquid.position;
         let mesh = mesh_particles(x, &[], &[], r, &SurfaceSettings::default());
+        // WRITE_MESH=1 writes the surface beside the particle file, for rendering.
+        if std::env::var("WRITE_MESH").is_ok() {
+            let out = path.replace(".ply", ".surface.ply");
+            gloop::surface::write_surface_ply(std::path::Path::new(&out), &mesh).unwrap();
+        }
         let p = pieces(&mesh, x);
         let voids = p.iter().filter(|p| p.is_void()).count();
         let small: Vec<usize> = p
