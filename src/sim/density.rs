@@ -49,6 +49,8 @@ mod last_pass;
 mod lift;
 mod tension;
 
+use tension::Place;
+
 use heavy_ball::Momentum;
 pub use heavy_ball::{EARLY_TAIL_AFTER_PASSES, TAIL_AFTER_PASSES};
 use last_pass::{cut_last_pass, LastPass};
@@ -108,10 +110,10 @@ struct Measured {
 }
 
 /// Each liquid particle's error, compression and Newton step size.
-fn measure(p: &Params, x: &Positions, lists: &Neighbourhoods, interior: &[bool]) -> Vec<Measured> {
+fn measure(p: &Params, x: &Positions, lists: &Neighbourhoods, places: &[Place]) -> Vec<Measured> {
     (0..x.liquid.len())
         .into_par_iter()
-        .map(|i| measure_one(p, x, lists, i, interior[i]))
+        .map(|i| measure_one(p, x, lists, i, places[i]))
         .collect()
 }
 
@@ -122,7 +124,7 @@ fn measure_one(
     x: &Positions,
     lists: &Neighbourhoods,
     i: usize,
-    interior: bool,
+    place: Place,
 ) -> Measured {
     let xi = x.liquid[i];
     let (liquid_only, liquid_slope2) = density_sums(p, xi, &x.liquid, lists.near.list.of(i));
@@ -130,10 +132,13 @@ fn measure_one(
     let rho = liquid_only + OBSTACLE_DENSITY_WEIGHT * walls;
     let slope2 = liquid_slope2 + OBSTACLE_DENSITY_WEIGHT * walls_slope2;
     let stretched_to = p.rest_density * (1.0 - tension::TENSION_BAND);
+    let surface_to = p.rest_density * tension::STANDING_OFF;
     let excess = if rho > p.rest_density {
         rho - p.rest_density
-    } else if interior && rho < stretched_to {
+    } else if place == Place::Interior && rho < stretched_to {
         rho - stretched_to
+    } else if place == Place::Surface && rho < surface_to {
+        rho - surface_to
     } else {
         0.0
     };
@@ -146,7 +151,10 @@ fn measure_one(
     // wedged into a corner may not reach ρ0 with the walls counted, and must not keep
     // every other particle iterating.
     let compression = (liquid_only - p.rest_density).max(0.0) / p.rest_density;
-    let tension = if interior {
+    // A surface particle's pull back (`tension::STANDING_OFF`) rides on the passes the
+    // compression and the interior's tension ask for, and asks for none itself: a particle
+    // standing off a thin strand may not reach it at all.
+    let tension = if place == Place::Interior {
         (stretched_to - rho).max(0.0) / p.rest_density
     } else {
         0.0
@@ -206,12 +214,12 @@ fn pass(
     moved: &mut [Vec3],
     walls: &[Vec3A],
     lists: &Neighbourhoods,
-    interior: &mut Option<Vec<bool>>,
+    places: &mut Option<Vec<Place>>,
     momentum: &mut Momentum,
 ) -> f32 {
     let x = Positions::of(liquid, walls);
-    let interior = interior.get_or_insert_with(|| tension::interior(p, &x, lists));
-    let measured = measure(p, &x, lists, interior);
+    let places = places.get_or_insert_with(|| tension::places(p, &x, lists));
+    let measured = measure(p, &x, lists, places);
     let max_error = measured.iter().map(|m| m.error).fold(0.0, f32::max);
     if max_error <= p.density_tolerance {
         return max_error;
@@ -328,7 +336,7 @@ pub fn correct(
     };
     let mut momentum = Momentum::default();
     // Which particles are inside the liquid, decided at the first pass (`tension.rs`).
-    let mut interior = None;
+    let mut places = None;
     // The displacements before this pass and before the last one that moved the liquid (two
     // buffers, swapped, rather than a copy allocated per pass), and the largest compression
     // then.
@@ -351,15 +359,7 @@ pub fn correct(
         });
         before_this_pass.clear();
         before_this_pass.extend_from_slice(moved);
-        let max_error = pass(
-            p,
-            liquid,
-            moved,
-            &walls,
-            lists,
-            &mut interior,
-            &mut momentum,
-        );
+        let max_error = pass(p, liquid, moved, &walls, lists, &mut places, &mut momentum);
         outcome.max_error = max_error;
         outcome.pairs_visited += lists.near.list.pair_count();
         if max_error <= p.density_tolerance {

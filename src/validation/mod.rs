@@ -9,6 +9,7 @@ pub mod flat_coat;
 pub mod honey_pour;
 pub mod layer;
 pub mod noise;
+pub mod pieces;
 pub mod rest_tank;
 pub mod resting_puddle;
 pub mod scenes;

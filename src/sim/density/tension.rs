@@ -30,6 +30,20 @@ use super::Positions;
 /// 11,000-20,000 (each pull then compresses a neighbour that the next pass pushes back).
 pub(super) const TENSION_BAND: f32 = 0.15;
 
+/// Below this share of ρ0 a particle at the free surface stands off the liquid rather than
+/// in it, and pulls its neighbours in as a stretched interior particle does, towards this
+/// density. A particle in a flat lattice surface is at 0.81 ρ0, on an edge 0.65, at a corner
+/// 0.51 (so a lattice block is left as it is); one standing 3r off a rope's surface about 0.25.
+/// One-sided, nothing brought such a particle back: as a poured rope stretched and thinned,
+/// its surface particles were left standing off it in nubs and, past the mesher's reach of
+/// about 3r, as specks around single particles (the `honey-pour` demo's frames 48, 60 and 72:
+/// 42, 23 and 39 pieces of fewer than 8 particles). Over the first 0.75 s of that pour at 24
+/// fps (`examples/rope_sweep.rs`), pieces of fewer than 8 particles per frame after
+/// touchdown: up to 82 one-sided, at most 1 (a particle-less mesh fragment) with the pull;
+/// the meshed upper rope's outer surface off its cylinder 0.15-0.17 → 0.045-0.055 of its
+/// radius. 0.45 and 0.5 did no better.
+pub(super) const STANDING_OFF: f32 = 0.4;
+
 /// A particle is at a free surface when its neighbours' centroid lies this many radii or more
 /// away from it: about 1.06 for a flat lattice surface (17 of the 26 neighbours, 9 of them a
 /// layer down), 0 inside a lattice, and near 0 inside a liquid stretched evenly.
@@ -38,17 +52,31 @@ const SURFACE_CENTROID_RADII: f32 = 0.5;
 /// Fewer neighbours than this is a droplet or a strand a particle or two thick: no interior.
 const MIN_INTERIOR_NEIGHBOURS: u32 = 8;
 
-/// Whether each liquid particle is inside the liquid (not at a free surface), counting liquid
-/// and wall neighbours within the density kernel. Decided once per correction: the passes move
-/// particles by a fraction of a radius.
-pub(super) fn interior(p: &Params, x: &Positions, lists: &Neighbourhoods) -> Vec<bool> {
+/// A drop of this many particles or fewer is left as it is: two or three particles cannot
+/// reach `STANDING_OFF` at any spacing the contacts allow, and would be drawn onto each other.
+const MAX_LONE_NEIGHBOURS: u32 = 2;
+
+/// Where a liquid particle is, for the correction's pulls.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Place {
+    /// Inside the liquid: pulls beyond `TENSION_BAND`.
+    Interior,
+    /// At a free surface: pulls below `STANDING_OFF`.
+    Surface,
+    /// A particle of a drop too small to have a surface (`MAX_LONE_NEIGHBOURS`): never pulls.
+    Lone,
+}
+
+/// Where each liquid particle is, counting liquid and wall neighbours within the density
+/// kernel. Decided once per correction: the passes move particles by a fraction of a radius.
+pub(super) fn places(p: &Params, x: &Positions, lists: &Neighbourhoods) -> Vec<Place> {
     (0..x.liquid.len())
         .into_par_iter()
-        .map(|i| is_interior(p, x, lists, i))
+        .map(|i| place(p, x, lists, i))
         .collect()
 }
 
-fn is_interior(p: &Params, x: &Positions, lists: &Neighbourhoods, i: usize) -> bool {
+fn place(p: &Params, x: &Positions, lists: &Neighbourhoods, i: usize) -> Place {
     let xi = x.liquid[i];
     let support2 = p.density_kernel.support * p.density_kernel.support;
     let (mut offsets, mut count) = (Vec3A::ZERO, 0u32);
@@ -66,6 +94,13 @@ fn is_interior(p: &Params, x: &Positions, lists: &Neighbourhoods, i: usize) -> b
     each_neighbour!(k in lists.objects.of(i) => {
         add(p.space.delta_aligned(x.walls[k as usize], xi));
     });
-    count >= MIN_INTERIOR_NEIGHBOURS
+    if count >= MIN_INTERIOR_NEIGHBOURS
         && (offsets / count as f32).length() < SURFACE_CENTROID_RADII * p.radius
+    {
+        Place::Interior
+    } else if count > MAX_LONE_NEIGHBOURS {
+        Place::Surface
+    } else {
+        Place::Lone
+    }
 }
