@@ -50,7 +50,7 @@ pub mod surface_particles;
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-pub use contact::ObstacleSurface;
+pub use contact::{ObstacleSurface, OFFSET as CONTACT_OFFSET};
 pub use ply::{read_surface_ply, write_surface_ply};
 
 /// The two artist-facing knobs, plus expert ones with good defaults.
@@ -268,7 +268,7 @@ pub fn mesh_particles_timed(
     let walls = contact::Walls::around(obstacles, &kernels, params.support, cell);
     let (mut kernels, mut kernel_region) = (kernels, region.clone());
     if let Some(walls) = &walls {
-        let (copies, copy_region) = contact::wetted_copies(walls, &kernels, &region, r);
+        let (copies, copy_region) = contact::wet(walls, &mut kernels, &region, r);
         kernels.extend(copies);
         kernel_region.extend(copy_region);
     }
@@ -320,10 +320,16 @@ pub fn mesh_particles_timed(
                    adjacency: &smooth::Adjacency,
                    region: &[u32]| {
         // Where the liquid touches an obstacle the mesh stays on it: only the free surface
-        // moves.
-        let fixed: Vec<bool> = match &walls {
-            Some(walls) => walls.touching(vertices, r, cell),
-            None => vec![false; vertices.len()],
+        // moves. The mesh fills the gap the solver leaves between the particles and the
+        // obstacle, which holds no liquid volume (see `contact::Walls::gap_volume`).
+        let (fixed, target) = match &walls {
+            Some(walls) => {
+                let fixed = walls.touching(vertices, r, cell);
+                let gap = walls.gap_volume(vertices, triangles, region, &fixed, target.len(), r);
+                let target: Vec<f64> = target.iter().zip(&gap).map(|(t, g)| t + g).collect();
+                (fixed, target)
+            }
+            None => (vec![false; vertices.len()], target.clone()),
         };
         smooth::restore_volume(vertices, triangles, adjacency, region, &fixed, &target, r);
         if let Some(walls) = &walls {
@@ -331,6 +337,9 @@ pub fn mesh_particles_timed(
         }
     };
     restore(&mut vertices, &raw.triangles, &adjacency, &raw.region);
+    if let Some(walls) = &walls {
+        walls.relax_rim(&mut vertices, &adjacency, contact::RIM_ITERATIONS, r);
+    }
     lap("volume restoration");
 
     // Decimation keeps vertices where they are, so it cuts chords across curved surfaces (a
@@ -350,7 +359,19 @@ pub fn mesh_particles_timed(
     let attributes =
         attributes::vertex_attributes(&vertices, &raw.region, &vel, &col, &grid, params.support);
     lap("colours, velocities");
-    let slim = decimate::decimate(&vertices, &attributes.colours, &raw.triangles, &bounds);
+    // On glass the contact face stays outside, a film of air: its vertices are kept so that
+    // no chord crosses the glass (see `contact`).
+    let keep = match &walls {
+        Some(walls) => walls.touching_transparent(&vertices, r, cell),
+        None => vec![false; vertices.len()],
+    };
+    let slim = decimate::decimate(
+        &vertices,
+        &attributes.colours,
+        &raw.triangles,
+        &keep,
+        &bounds,
+    );
     let keep = |all: &[Vec3]| -> Vec<Vec3> { slim.kept.iter().map(|&v| all[v as usize]).collect() };
     let mut vertices = keep(&vertices);
     let slim_region: Vec<u32> = slim.kept.iter().map(|&v| raw.region[v as usize]).collect();
