@@ -7,17 +7,14 @@
 //! it, and a coat looks like a shell around the ball.
 //!
 //! The method, in two parts:
-//! 1. **Wetting.** A particle within [`WET`] of an obstacle draws its blob down to its foot on
-//!    the obstacle's surface (the closest point): the blob swept along the way, a capsule of
-//!    the ellipsoid, so the gap between them is filled (a copy of the blob laid at the foot
-//!    left a void between a thin coat's flattened blobs and their copies). The swept blob
-//!    *replaces* the particle's own, in part: with weight `w` going from 1 at `WET` down to 0
-//!    at [`WET`] + [`WET_FADE`] (so the surface changes continuously as a drop comes near) the
-//!    particle keeps `1 - w` of its blob and the sweep carries `w`. Adding the sweep on top of
-//!    the whole blob counted the blob twice at the particle's height and once below it: the
-//!    rim of a puddle bulged out over a recessed skirt, and volume restoration pushed that
-//!    undercut down through the contact level, where the lift flattened it into a saw-tooth
-//!    of spikes on the floor. Under resting liquid the field reaches into the obstacle.
+//! 1. **Wetting.** A particle within [`WET`] of an obstacle also draws its blob down to its
+//!    foot on the obstacle's surface (the closest point): the blob swept along the way, a
+//!    capsule of the ellipsoid, so the gap between them is filled (a copy of the blob laid at
+//!    the foot left a void between a thin coat's flattened blobs and their copies). Its weight
+//!    goes from 1 at `WET` down to 0 at [`WET`] + [`WET_FADE`], so the surface changes
+//!    continuously as a drop comes near. Under resting liquid the field then reaches into the
+//!    obstacle. (The sweep counts the blob twice at the particle's height; adding only what
+//!    reaches beyond the blob made a settled coat's top bumpier, 0.062 r RMS against 0.046.)
 //! 2. **Clipping.** Near obstacles the field is `min(f, d / r - GAP)`, `d` the signed
 //!    distance to the obstacle (positive outside): the surface is cut off [`GAP`] r above the
 //!    obstacle, a flat contact face exactly where the liquid touches it. After the mesh is
@@ -425,32 +422,29 @@ struct Near {
 }
 
 /// The particles' blobs swept down to the obstacles they are near (see the module docs), each with
-/// its particle's region; each wetting particle's own blob keeps the weight its sweep does not
-/// take, so the two together weigh what the blob did.
-pub fn wet(
+/// its particle's region.
+pub fn wetted_copies(
     walls: &Walls,
-    kernels: &mut [Kernel],
+    kernels: &[Kernel],
     region: &[u32],
     particle_radius: f32,
 ) -> (Vec<Kernel>, Vec<u32>) {
     kernels
-        .par_iter_mut()
+        .par_iter()
         .zip(region.par_iter())
         .filter_map(|(k, &g)| {
             let (d, foot, _) = walls.signed_distance(k.centre)?;
             let weight = wetting(d / particle_radius);
             let sweep = foot - k.centre;
             // A particle on the obstacle itself already reaches it.
-            if weight <= 0.0 || sweep == Vec3::ZERO {
-                return None;
-            }
-            let swept = Kernel {
-                sweep,
-                weight: k.weight * weight,
-                ..*k
-            };
-            k.weight *= 1.0 - weight;
-            Some((swept, g))
+            (weight > 0.0 && sweep != Vec3::ZERO).then_some((
+                Kernel {
+                    sweep,
+                    weight,
+                    ..*k
+                },
+                g,
+            ))
         })
         .unzip()
 }
