@@ -367,7 +367,7 @@ impl Walls {
     /// the vertices on the face stay fixed while the volume is restored.
     pub fn relax_rim(
         &self,
-        vertices: &mut Vec<Vec3>,
+        vertices: &mut [Vec3],
         adjacency: &super::smooth::Adjacency,
         iterations: usize,
         particle_radius: f32,
