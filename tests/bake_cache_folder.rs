@@ -130,10 +130,11 @@ fn bake_meshes_every_frame_and_resume_meshes_what_a_killed_bake_missed() {
             mesh.triangles.len()
         );
         // The mesh wraps the particles: every vertex lies within a few radii of one, but for
-        // the contact face on the slab (z = 0), which particles up to 4 r above reach down to.
+        // the contact face on the slab (z = 0, or the offset inside it), which particles up to
+        // 4 r above reach down to.
         let particles = read_particles(&cache.particles(frame)).unwrap();
         let far = mesh.positions.iter().filter(|v| {
-            let on_slab = v.z.abs() < 0.1 * radius;
+            let on_slab = v.z.abs() < (gloop::surface::CONTACT_OFFSET + 0.05) * radius;
             let reach = if on_slab { 5.0 } else { 3.0 } * radius;
             particles.position.iter().all(|p| p.distance(**v) > reach)
         });

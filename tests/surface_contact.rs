@@ -1,9 +1,11 @@
-//! Contact: liquid resting on an obstacle meshes down to it (within 0.25 r) and never through
-//! it, on a floor and on a ball; the same particles meshed without the obstacle float above.
+//! Contact: liquid resting on an obstacle meshes down to it (within 0.25 r) and never deeper into
+//! it than the contact face's offset, on a floor and on a ball; the same particles meshed
+//! without the obstacle float above.
 
 use glam::Vec3;
 use gloop::surface::{
     mesh_particles, mesh_particles_touching, ObstacleSurface, SurfaceMesh, SurfaceSettings,
+    CONTACT_OFFSET,
 };
 
 const R: f32 = 0.01;
@@ -17,6 +19,7 @@ fn floor() -> ObstacleSurface {
             Vec3::new(-1.0, 1.0, 0.0),
         ],
         triangles: vec![[0, 1, 2], [0, 2, 3]],
+        transparent: false,
     }
 }
 
@@ -59,7 +62,11 @@ fn a_coat_on_a_floor_reaches_it_and_never_passes_through() {
         .iter()
         .map(|p| p.z / R)
         .fold(f32::MAX, f32::min);
-    assert!(lowest >= 0.0, "a vertex {lowest} r below the floor");
+    // The contact face lies inside the opaque floor by the offset, never deeper.
+    assert!(
+        lowest >= -CONTACT_OFFSET - 1e-4,
+        "a vertex {lowest} r below the floor"
+    );
     let bottom = bottom_in_middle(&touching);
     assert!(
         bottom <= 0.25,
@@ -108,6 +115,7 @@ fn a_coat_on_a_ball_hugs_it() {
     let ball = ObstacleSurface {
         vertices,
         triangles,
+        transparent: false,
     };
     let mut particles = Vec::new();
     for j in -5..=5 {
@@ -127,8 +135,8 @@ fn a_coat_on_a_ball_hugs_it() {
         &SurfaceSettings::default(),
         &[ball],
     );
-    // Under the cap's middle the mesh comes down to the ball and not into it (the UV mesh's flat
-    // facets lie up to 0.04 r inside the true sphere).
+    // Under the cap's middle the mesh comes down to the ball and into it by the offset, no
+    // deeper (the UV mesh's flat facets lie up to 0.04 r inside the true sphere).
     let depths: Vec<f32> = mesh
         .positions
         .iter()
@@ -136,6 +144,6 @@ fn a_coat_on_a_ball_hugs_it() {
         .map(|p| (p.length() - radius) / R)
         .collect();
     let lowest = depths.iter().cloned().fold(f32::MAX, f32::min);
-    assert!(lowest > -0.05, "{lowest} r into the ball");
+    assert!(lowest > -CONTACT_OFFSET - 0.05, "{lowest} r into the ball");
     assert!(lowest < 0.25, "the coat floats {lowest} r above the ball");
 }

@@ -68,11 +68,13 @@ pub struct Decimated {
     pub triangles: Vec<[u32; 3]>,
 }
 
-/// Decimates the surface within `bounds` (see the module's notes); `colours` per vertex.
+/// Decimates the surface within `bounds` (see the module's notes); `colours` per vertex, and
+/// the vertices with `keep` set are kept.
 pub fn decimate(
     positions: &[Vec3],
     colours: &[[f32; 3]],
     triangles: &[[u32; 3]],
+    keep: &[bool],
     bounds: &Bounds,
 ) -> Decimated {
     let mut kept = without_collapsed_pieces(positions, triangles, COLLAPSED * bounds.max_distance);
@@ -85,8 +87,11 @@ pub fn decimate(
             max_distance: bounds.max_distance / 2.0,
             ..*bounds
         };
+        let keep: Vec<u32> = (0..positions.len() as u32)
+            .filter(|&v| keep.get(v as usize).copied().unwrap_or(false))
+            .collect();
         for offset in [0.0, 0.5 * bounds.chunk] {
-            kept = simplify_in_chunks(positions, colours, &kept, &half, offset);
+            kept = simplify_in_chunks(positions, colours, &kept, &keep, &half, offset);
         }
     }
 
@@ -113,12 +118,13 @@ pub fn decimate(
 }
 
 /// The triangles cut into cubes (by centroid, the grid shifted by `offset`), each decimated with
-/// the vertices it shares with another cube locked, joined in cube order; a cube that does not
-/// pass is kept as it was.
+/// the vertices it shares with another cube and those in `keep` (sorted) locked, joined in cube
+/// order; a cube that does not pass is kept as it was.
 fn simplify_in_chunks(
     positions: &[Vec3],
     colours: &[[f32; 3]],
     triangles: &[[u32; 3]],
+    keep: &[u32],
     bounds: &Bounds,
     offset: f32,
 ) -> Vec<[u32; 3]> {
@@ -139,7 +145,7 @@ fn simplify_in_chunks(
         .collect();
     // Vertices used by more than one cube: locked, so neighbouring cubes still meet.
     let mut owner: FxHashMap<u32, usize> = FxHashMap::default();
-    let mut shared: Vec<u32> = vec![];
+    let mut shared: Vec<u32> = keep.to_vec();
     for (c, chunk) in chunks.iter().enumerate() {
         for &v in chunk.iter().flatten() {
             if *owner.entry(v).or_insert(c) != c {
@@ -449,7 +455,7 @@ mod tests {
         let (positions, triangles) = flat_box(16);
         assert!(is_closed_oriented(&triangles));
         let grey = vec![[0.5; 3]; positions.len()];
-        let out = decimate(&positions, &grey, &triangles, &bounds(1e-3));
+        let out = decimate(&positions, &grey, &triangles, &[], &bounds(1e-3));
         assert!(is_closed_oriented(&out.triangles));
         assert!(
             out.triangles.len() * 20 < triangles.len(),
@@ -471,7 +477,7 @@ mod tests {
         let open = unpaired_edge_vertices(&triangles);
         assert_eq!(open.len(), 9);
         let grey = vec![[0.5; 3]; positions.len()];
-        let out = decimate(&positions, &grey, &triangles, &bounds(1e-3));
+        let out = decimate(&positions, &grey, &triangles, &[], &bounds(1e-3));
         assert!(
             out.triangles.len() * 4 < triangles.len(),
             "{}",
@@ -494,9 +500,9 @@ mod tests {
         let mut all = triangles.clone();
         all.extend(triangles.iter().map(|t| t.map(|v| v + n)));
         let grey = vec![[0.5; 3]; positions.len()];
-        let same = decimate(&positions, &grey, &all, &bounds(0.0));
+        let same = decimate(&positions, &grey, &all, &[], &bounds(0.0));
         assert_eq!(same.triangles, all);
-        let out = decimate(&positions, &grey, &all, &bounds(1e-3));
+        let out = decimate(&positions, &grey, &all, &[], &bounds(1e-3));
         assert!(is_closed_oriented(&out.triangles));
         assert_eq!(
             crate::surface::quality::components(out.kept.len(), &out.triangles),
@@ -517,8 +523,8 @@ mod tests {
             })
             .collect();
         let grey = vec![[0.5; 3]; positions.len()];
-        let plain = decimate(&positions, &grey, &triangles, &bounds(1e-3));
-        let painted = decimate(&positions, &colours, &triangles, &bounds(1e-3));
+        let plain = decimate(&positions, &grey, &triangles, &[], &bounds(1e-3));
+        let painted = decimate(&positions, &colours, &triangles, &[], &bounds(1e-3));
         assert!(is_closed_oriented(&painted.triangles));
         let blending = |out: &Decimated| {
             out.kept

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+pub mod contact_line;
 pub mod cylinder;
 pub mod flat_coat;
 pub mod honey_pour;
