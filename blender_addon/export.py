@@ -130,11 +130,30 @@ def _liquid_material(s):
     }
 
 
-def _solid_material(s):
+def _renders_see_through(ob):
+    """Glass, by preset or by its Blender material (a Principled BSDF mostly transmissive):
+    the liquid's contact face then stays outside it (src/surface/contact.rs)."""
+    if ob.gloop.solid_preset == "GLASS":
+        return True
+    for slot in ob.material_slots:
+        tree = slot.material.node_tree if slot.material is not None else None
+        for node in tree.nodes if tree is not None else ():
+            if node.type != "BSDF_PRINCIPLED":
+                continue
+            for name in ("Transmission Weight", "Transmission"):
+                socket = node.inputs.get(name)
+                if socket is not None and not socket.is_linked and socket.default_value >= 0.5:
+                    return True
+    return False
+
+
+def _solid_material(ob):
+    s = ob.gloop
     return {
         "name": s.solid_name or "solid",
         "friction": s.friction,
         "stickiness": s.stickiness,
+        "see_through": _renders_see_through(ob),
     }
 
 
@@ -166,7 +185,11 @@ def _role(ob, liquids, solids):
             "material": material["name"],
             "emission": emission.exported(s),
         }
-    material = _solid_material(s)
+    material = _solid_material(ob)
+    existing = solids.get(material["name"])
+    if existing is not None and existing[0]["see_through"] != material["see_through"]:
+        # Only how it renders differs: the contact face stays outside the solid on all of them.
+        material["see_through"] = existing[0]["see_through"] = True
     _add_material(solids, material, ob.name)
     return {"type": "obstacle", "material": material["name"]}
 

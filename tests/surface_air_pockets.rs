@@ -169,6 +169,7 @@ fn a_gap_against_the_floor_is_filled_too() {
             Vec3::new(-1.0, 1.0, -2.0 * R),
         ],
         triangles: vec![[0, 1, 2], [0, 2, 3]],
+        transparent: false,
     };
     for (hole, height) in [(2.5, 0.0), (2.5, -1.0), (2.8, 0.0)] {
         let centre = Vec3::new(12.0 * R, 12.0 * R, height * R);

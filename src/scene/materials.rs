@@ -49,6 +49,10 @@ pub struct SolidMaterial {
     /// Peak pull of this solid on liquid particles near it, m/s² (liquid clings; wetting).
     #[serde(default = "default_stickiness")]
     pub stickiness: f32,
+    /// Renders see-through (glass): the liquid's contact face then stays just outside it
+    /// rather than inside (`surface::contact`). No part of the physics.
+    #[serde(default)]
+    pub see_through: bool,
 }
 
 fn default_stickiness() -> f32 {

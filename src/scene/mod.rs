@@ -22,7 +22,7 @@ pub use settings::{Domain, Settings, ViscosityModel};
 /// Version of the scene file format written by this build. Readers accept this and older
 /// JSON, and binary files of this version only (`io::OLDEST_BINARY_VERSION`).
 /// 2: emitters give a volume flow and speed (`Emission`), not a particle rate.
-/// 3: liquids carry their `look` (glassy or opaque) for rendering.
+/// 3: liquids carry their `look` (glassy or opaque), solids whether they are `see_through`.
 pub const SCENE_FORMAT_VERSION: u32 = 3;
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]

@@ -121,6 +121,7 @@ pub fn solid(name: &str, friction: f32, stickiness: f32) -> SolidMaterial {
         name: name.into(),
         friction,
         stickiness,
+        see_through: false,
     }
 }
 
@@ -136,7 +137,10 @@ pub fn steel() -> SolidMaterial {
 
 /// Glass: well wetted (water ≈ 14°), smooth: low friction, high stickiness.
 pub fn glass() -> SolidMaterial {
-    solid("glass", 0.2, 6.0)
+    SolidMaterial {
+        see_through: true,
+        ..solid("glass", 0.2, 6.0)
+    }
 }
 
 /// Wood: rough and porous, liquid clings and is held back.

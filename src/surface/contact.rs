@@ -87,12 +87,6 @@ impl ObstacleSurface {
     }
 }
 
-/// Whether a solid material renders transparent. The scene knows only the solid's physics, by
-/// name; the add-on's looks and presets call the see-through one "glass".
-pub fn is_transparent_solid(material: &str) -> bool {
-    material.to_ascii_lowercase().contains("glass")
-}
-
 impl ObstacleSurface {
     /// The surfaces of `scene`'s obstacles as they stand at `frame`.
     pub fn of_scene(scene: &crate::scene::Scene, frame: i32) -> Vec<ObstacleSurface> {
@@ -103,7 +97,11 @@ impl ObstacleSurface {
                 crate::scene::Role::Obstacle { material } => Some(ObstacleSurface {
                     vertices: crate::geometry::world_vertices(&o.mesh, &o.motion, frame as f32),
                     triangles: o.mesh.triangles.clone(),
-                    transparent: is_transparent_solid(material),
+                    transparent: scene
+                        .materials
+                        .solids
+                        .iter()
+                        .any(|s| &s.name == material && s.see_through),
                 }),
                 _ => None,
             })
