@@ -57,6 +57,32 @@ fn a_binary_of_an_older_format_is_refused_with_a_way_out() {
     );
 }
 
+/// `gloop demo honey-pour`'s scene as the build before format 3 wrote it (binary, version 2):
+/// it still reads, as today's demo scene with the new fields at their defaults.
+#[test]
+fn a_binary_of_format_2_still_reads() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/honey_pour_scene_v2.gloop");
+    let old = Scene::load(&path).expect("a version-2 binary scene reads");
+    let today = gloop::demos::honey_pour::demo();
+    assert_eq!(old.version, 2);
+    assert_eq!(old.settings, today.settings);
+    assert_eq!(old.objects, today.objects);
+    let names = |s: &Scene| -> Vec<String> {
+        let liquids = s.materials.liquids.iter().map(|m| m.name.clone());
+        liquids
+            .chain(s.materials.solids.iter().map(|m| m.name.clone()))
+            .collect()
+    };
+    assert_eq!(names(&old), names(&today));
+    assert!(old
+        .materials
+        .liquids
+        .iter()
+        .all(|m| m.look == gloop::scene::Look::Glassy));
+    assert!(old.materials.solids.iter().all(|m| !m.see_through));
+}
+
 #[test]
 fn a_newer_format_is_refused() {
     let mut bytes = sample().to_binary();

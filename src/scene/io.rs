@@ -10,7 +10,7 @@ use crate::error::{GloopError, Result};
 /// The oldest binary scene format this build reads. Postcard stores no field names, so a
 /// binary file can only be read with the types it was written from; JSON files of every
 /// version load, their missing fields taking their defaults.
-pub const OLDEST_BINARY_VERSION: u32 = 3;
+pub const OLDEST_BINARY_VERSION: u32 = 2;
 
 /// First bytes of a binary scene file.
 pub const SCENE_MAGIC: &[u8; 8] = b"GLOOPSCN";
@@ -43,7 +43,12 @@ impl Scene {
                 ),
             ));
         }
-        let scene: Scene = postcard::from_bytes(&bytes[12..]).map_err(|e| {
+        let decoded = if version == 2 {
+            super::binary_v2::from_postcard(&bytes[12..])
+        } else {
+            postcard::from_bytes(&bytes[12..])
+        };
+        let scene: Scene = decoded.map_err(|e| {
             let what = match e {
                 postcard::Error::DeserializeUnexpectedEnd => "the file is truncated".to_string(),
                 other => format!("the file is corrupt ({other})"),

@@ -2,6 +2,7 @@
 //! file (postcard) or as JSON, from the same types.
 
 pub mod adhesion;
+mod binary_v2;
 pub mod io;
 pub mod limits;
 pub mod materials;
@@ -20,7 +21,7 @@ pub use objects::{Emission, Motion, ResolvedEmission, Role, SceneObject, TriMesh
 pub use settings::{Domain, Settings, ViscosityModel};
 
 /// Version of the scene file format written by this build. Readers accept this and older
-/// JSON, and binary files of this version only (`io::OLDEST_BINARY_VERSION`).
+/// JSON, and binary files of this version and of version 2 (`binary_v2`).
 /// 2: emitters give a volume flow and speed (`Emission`), not a particle rate.
 /// 3: liquids carry their `look` (glassy or opaque), solids whether they are `see_through`.
 pub const SCENE_FORMAT_VERSION: u32 = 3;
