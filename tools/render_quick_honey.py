@@ -1,5 +1,5 @@
-"""Renders docs/quick_honey.png: a cube made honey with one click of Quick Honey, baked and
-rendered with Cycles, the way the README's "In Blender" section tells an artist to do it.
+"""Renders a still (by default docs/quick_honey.png): a cube made honey with one click of Quick
+Honey, baked and rendered with Cycles, the way the README's "In Blender" section tells an artist to do it.
 
 Everything Gloop-side is left as Quick Honey sets it (Automatic Resolution, its domain and
 wooden floor); the script only adds what any render needs: a sky, a sun, a camera, a wood
