@@ -20,6 +20,7 @@
 //!
 //! Usage: cargo run --release --example surface_bench -- [COUNTS..] [--runs 5] [--threads 2]
 //!        [--splashsurf PATH] [--smoothness 0.5] [--resolution 0.5] [--anisotropy 1]
+//!        [--max-error 0.02] (decimation, on by default; 0 for splashsurf's like)
 //! Defaults: 30000 100000 1000000; splashsurf from $SPLASHSURF or /tmp/splashsurf/bin/splashsurf.
 
 use std::io::Write;
@@ -69,6 +70,7 @@ fn options() -> Options {
             "--smoothness" => o.settings.smoothness = value().parse().expect("--smoothness X"),
             "--resolution" => o.settings.resolution = value().parse().expect("--resolution X"),
             "--anisotropy" => o.settings.anisotropy = value().parse().expect("--anisotropy X"),
+            "--max-error" => o.settings.max_error = value().parse().expect("--max-error X"),
             n => o.counts.push(n.parse().expect("a particle count")),
         }
     }

@@ -11,6 +11,7 @@ import os
 
 import bpy
 import numpy as np
+import render_support
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RESOLUTION = (96, 72)
@@ -90,54 +91,13 @@ def puddle(material, colour, depth=0.005, radius=0.025, x=0.0, y=0.0):
 
 
 def render_linear(scene, path, resolution=RESOLUTION, samples=SAMPLES):
-    """Renders the current frame with Cycles (CPU) to a float EXR; returns (h, w, 4) pixels."""
-    render = scene.render
-    render.engine = "CYCLES"
-    scene.cycles.device = "CPU"
-    scene.cycles.samples = samples
-    scene.cycles.use_denoising = False
-    scene.cycles.seed = 0
-    render.resolution_x, render.resolution_y = resolution
-    render.resolution_percentage = 100
-    render.image_settings.file_format = "OPEN_EXR"
-    render.image_settings.color_depth = "32"
-    render.filepath = str(path)
-    bpy.ops.render.render(write_still=True)
-    image = bpy.data.images.load(render.filepath)
-    w, h = image.size
-    pixels = np.empty(w * h * 4, dtype=np.float32)
-    image.pixels.foreach_get(pixels)
-    bpy.data.images.remove(image)
-    return pixels.reshape(h, w, 4)
+    """Renders the current frame with Cycles to a float EXR; returns its (h, w, 4) pixels."""
+    return render_support.render_linear(scene, path, resolution, samples)
 
 
 def silhouette(scene, liquid, folder, resolution=RESOLUTION):
     """Pixels the liquid covers: a render of only the liquid as white emission on black."""
-    hidden = {ob.name: ob.hide_render for ob in scene.objects}
-    for ob in scene.objects:
-        ob.hide_render = ob != liquid
-    mask = bpy.data.materials.new("Test Mask")
-    if mask.node_tree is None:
-        mask.use_nodes = True
-    nodes = mask.node_tree.nodes
-    for node in list(nodes):
-        if node.type != "OUTPUT_MATERIAL":
-            nodes.remove(node)
-    emission = nodes.new("ShaderNodeEmission")
-    output = next(n for n in nodes if n.type == "OUTPUT_MATERIAL")
-    mask.node_tree.links.new(emission.outputs[0], output.inputs["Surface"])
-    view_layer = bpy.context.view_layer
-    world, scene.world = scene.world, None
-    view_layer.material_override = mask
-    try:
-        pixels = render_linear(scene, os.path.join(folder, "mask.exr"), resolution, samples=4)
-    finally:
-        view_layer.material_override = None
-        scene.world = world
-        for ob in scene.objects:
-            ob.hide_render = hidden[ob.name]
-        bpy.data.materials.remove(mask)
-    return pixels[..., 0] > 0.5
+    return render_support.silhouette(scene, liquid, folder, resolution)
 
 
 def to_display(linear):

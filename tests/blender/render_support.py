@@ -23,6 +23,7 @@ def cycles_cpu(scene, resolution, samples, denoise=False):
     scene.cycles.device = "CPU"
     scene.cycles.samples = samples
     scene.cycles.use_denoising = denoise
+    scene.cycles.seed = 0  # the same noise every run, so figures compare
     render.resolution_x, render.resolution_y = resolution
     render.resolution_percentage = 100
 
