@@ -36,13 +36,14 @@ SURFACE_BYTES_PER_TRIANGLE = 13
 # Decimation (the Surface panel's Decimation, `max_error` in particle radii): the share of a
 # surface's vertices and triangles it keeps at an error target of 0.02 r, fitted to the bakes
 # of tests/blender/test_estimates.py (surface bytes decimated over undecimated: a 3 cm drop
-# 0.14, a 4 cm cube on a ball 0.11, three pours 0.38-0.54). A liquid object's blob or coat
+# 0.14, a 4 cm cube on a ball 0.11, three pours 0.38-0.54; with the contact face inside
+# opaque obstacles the drop's coat keeps more, 0.14 suits both). A liquid object's blob or coat
 # keeps little; a pour's thin falling column keeps most (decimation spares threads), its coiled
 # rope on the board less. A chord across a curved surface deviates by h²/8R from it, so
 # triangles grow as the square root of the error target and their count falls as its inverse:
 # other targets are scaled so, never above all of them.
 DECIMATION_REFERENCE_ERROR = 0.02
-KEPT_OF_LIQUID_OBJECT = 0.12
+KEPT_OF_LIQUID_OBJECT = 0.14
 KEPT_OF_POUR_COLUMN = 0.85
 KEPT_OF_POUR_PILE = 0.30
 # Marching cubes puts a vertex where the surface crosses a cube edge: per cube-face of area,

@@ -129,12 +129,13 @@ def test_settled_honey_has_no_black_patches_at_the_recommended_settings(settled_
     print(f"near-black at the recommended settings: {recommended:.4f}")
     assert recommended <= 0.01, recommended
 
-    # The test can fail: at Blender's Direct Light preset the same puddle shows black patches.
+    # Blender's Direct Light preset once showed black patches here (light trapped in the thin
+    # air film between the puddle's base and the board); with the contact face inside the
+    # board (issue 41) it shows none either: 0.2% measured, printed here, not asserted.
     for name, value in DIRECT_LIGHT.items():
         setattr(scene.cycles, name, value)
     low = near_black_fraction(render_linear(scene, tmp_path / "low.exr"), inside)
     print(f"near-black at the Direct Light preset: {low:.4f}")
-    assert low > 0.01 and low > 3 * recommended, (low, recommended)
 
 
 def add_honey(scene):
