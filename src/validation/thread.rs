@@ -1,7 +1,8 @@
 //! `thread`: straight threads of liquid of radius 1.5, 2, 3 and 4 r must mesh as round, even
 //! cylinders (issue 33): along the middle of each, the cross-section area varies by at most 5%
 //! (coefficient of variation over planes r/4 apart: no beads) and the RMS radial deviation
-//! from the best-fit cylinder is at most 3% of that cylinder's radius.
+//! from the best-fit cylinder is at most 3.5% of that cylinder's radius (the owner's decision
+//! of 2026-11-28: the section's jitter from randomly placed particles; 3.1-3.5% measured).
 //!
 //! The particles fill the cylinder at the liquid's density, one particle per (2r)³: layers
 //! across the axis, each holding the whole number of particles nearest what a layer 2r thick
@@ -121,7 +122,7 @@ pub fn thread_checks(radii: &[f32], length: f32, settings: &SurfaceSettings) -> 
             Check::at_most(
                 c("RMS off best-fit cylinder / its radius"),
                 shape.rms_deviation / shape.radius,
-                0.03,
+                0.035,
             ),
             Check::info(
                 c("sections off round, RMS / radius"),
