@@ -43,6 +43,12 @@ SURFACE_BYTES_PER_TRIANGLE = 13
 # triangles grow as the square root of the error target and their count falls as its inverse:
 # other targets are scaled so, never above all of them.
 DECIMATION_REFERENCE_ERROR = 0.02
+# The pour's surface (stream.py) was fitted to ropes that shed specks. Since a surface particle
+# standing off the liquid is drawn back in (issue 41) the rope is smooth and its surface
+# smaller: 0.8 of the model's puts the three pours' whole caches per frame within 6%, 17% and
+# 4% of their bakes (1,419, 1,559 and 1,414 KB). Decimated, no pair of column and pile shares
+# fits all three (tests/blender/test_estimates.py marks them); the model needs measuring again.
+SMOOTH_ROPE_AREA = 0.8
 KEPT_OF_LIQUID_OBJECT = 0.14
 KEPT_OF_POUR_COLUMN = 0.85
 KEPT_OF_POUR_PILE = 0.30
@@ -190,6 +196,7 @@ def _liquid_shape(ob, objects, radius, scene, frames):
 
     fall = fall_height(ob, objects, domain.floor_height(scene, objects, radius))
     volumes, column, pile = stream.volume_column_pile(times, area, flow, speed, gravity, fall)
+    column, pile = SMOOTH_ROPE_AREA * column, SMOOTH_ROPE_AREA * pile
     areas = column + pile
     written = column * decimation_kept(KEPT_OF_POUR_COLUMN, max_error)
     written += pile * decimation_kept(KEPT_OF_POUR_PILE, max_error)
