@@ -186,31 +186,11 @@ fn winding_number(p: Vec3, piece: &[u32], positions: &[Vec3], triangles: &[[u32;
 /// The connected pieces of a mesh (triangles sharing a vertex), in order of their first
 /// triangle, each with its enclosed volume and bounding box.
 fn pieces(positions: &[Vec3], triangles: &[[u32; 3]]) -> Vec<Piece> {
-    let mut parent: Vec<u32> = (0..positions.len() as u32).collect();
-    fn root(parent: &mut [u32], mut v: u32) -> u32 {
-        while parent[v as usize] != v {
-            let up = parent[parent[v as usize] as usize];
-            parent[v as usize] = up;
-            v = up;
-        }
-        v
-    }
-    for t in triangles {
-        let mut a = root(&mut parent, t[0]);
-        for &v in &t[1..] {
-            let b = root(&mut parent, v);
-            if a != b {
-                // The lower index becomes the root; serial, so the same forest every time.
-                let (lo, hi) = (a.min(b), a.max(b));
-                parent[hi as usize] = lo;
-                a = lo;
-            }
-        }
-    }
+    let label = super::quality::component_labels(positions.len(), triangles);
     let mut piece_of_root = vec![u32::MAX; positions.len()];
     let mut out: Vec<Piece> = Vec::new();
     for (t, tri) in triangles.iter().enumerate() {
-        let g = root(&mut parent, tri[0]) as usize;
+        let g = label[tri[0] as usize];
         if piece_of_root[g] == u32::MAX {
             piece_of_root[g] = out.len() as u32;
             out.push(Piece {

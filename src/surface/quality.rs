@@ -61,6 +61,21 @@ pub fn measure(mesh: &SurfaceMesh) -> MeshReport {
 
 /// Number of connected components of the triangles (isolated vertices are not counted).
 pub fn components(vertex_count: usize, triangles: &[[u32; 3]]) -> usize {
+    let label = component_labels(vertex_count, triangles);
+    let mut used = vec![false; vertex_count];
+    for t in triangles {
+        for &v in t {
+            used[v as usize] = true;
+        }
+    }
+    (0..vertex_count)
+        .filter(|&v| used[v] && label[v] == v)
+        .count()
+}
+
+/// Each vertex's component: the lowest vertex index among those its triangles connect it to
+/// (union-find, serial, so the same labels every time).
+pub fn component_labels(vertex_count: usize, triangles: &[[u32; 3]]) -> Vec<usize> {
     let mut parent: Vec<usize> = (0..vertex_count).collect();
     fn find(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
@@ -78,15 +93,7 @@ pub fn components(vertex_count: usize, triangles: &[[u32; 3]]) -> usize {
             parent[a.max(b)] = a.min(b);
         }
     }
-    let mut used = vec![false; vertex_count];
-    for t in triangles {
-        for &v in t {
-            used[v as usize] = true;
-        }
-    }
-    (0..vertex_count)
-        .filter(|&v| used[v] && find(&mut parent, v) == v)
-        .count()
+    (0..vertex_count).map(|v| find(&mut parent, v)).collect()
 }
 
 /// RMS of (|x - centre| - radius) over the surface, and RMS angle (degrees) between the shading

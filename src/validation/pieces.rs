@@ -5,6 +5,7 @@
 use glam::{IVec3, Vec3};
 use rustc_hash::FxHashMap;
 
+use crate::surface::quality::component_labels;
 use crate::surface::SurfaceMesh;
 
 /// One connected piece of a surface mesh.
@@ -101,28 +102,6 @@ pub fn without_voids(mesh: &SurfaceMesh) -> SurfaceMesh {
             .collect(),
         ..mesh.clone()
     }
-}
-
-/// Union-find roots of the triangles' vertices.
-fn component_labels(vertex_count: usize, triangles: &[[u32; 3]]) -> Vec<usize> {
-    let mut parent: Vec<usize> = (0..vertex_count).collect();
-    fn find(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    for t in triangles {
-        for k in 1..3 {
-            let (a, b) = (
-                find(&mut parent, t[0] as usize),
-                find(&mut parent, t[k] as usize),
-            );
-            parent[a.max(b)] = a.min(b);
-        }
-    }
-    (0..vertex_count).map(|v| find(&mut parent, v)).collect()
 }
 
 /// The nearest used mesh vertex to a point, through a grid of cells searched in growing
