@@ -6,10 +6,28 @@ cached animation on the "Gloop Liquid" object, render with Cycles. The solver is
 process so a solver failure never takes Blender down.
 """
 
-from . import open_cache, operators, panels, playback, properties, quick_honey, remesh
+from . import (
+    open_cache,
+    operators,
+    panels,
+    playback,
+    properties,
+    quick_honey,
+    remesh,
+    temporary_cache,
+)
 
 # remesh after panels: its Surface panel is a child of the Bake panel.
-_MODULES = (properties, operators, panels, remesh, open_cache, playback, quick_honey)
+_MODULES = (
+    properties,
+    operators,
+    panels,
+    remesh,
+    open_cache,
+    playback,
+    quick_honey,
+    temporary_cache,
+)
 
 
 def register():

@@ -71,18 +71,27 @@ def existing_bake(cache_dir):
         return ""
     if not any(n.startswith("particles_") and n.endswith(".ply") for n in names):
         return ""
+    manifest = read_manifest(cache_dir)
     try:
-        with open(os.path.join(cache_dir, "manifest.json"), encoding="utf-8") as f:
-            manifest = json.load(f)
         first, end = int(manifest["frame_start"]), int(manifest["frame_end"])
         last = manifest.get("last_complete_frame")
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):  # TypeError: no readable manifest (None)
         return "baked frames"
     if last is None:
         return "baked frames"
     if last >= end:
         return f"a finished bake (frames {first}–{end})"
     return f"an unfinished bake (frames {first}–{last} of {first}–{end})"
+
+
+def read_manifest(cache_dir):
+    """The cache's manifest.json as a dict, or None if absent or unreadable."""
+    try:
+        with open(os.path.join(cache_dir, "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
 
 
 def _status_stamp(cache_dir):

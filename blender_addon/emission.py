@@ -50,11 +50,23 @@ def rope_radius(area):
     return max(diameter / (2.0 * PARTICLES_ACROSS_A_ROPE), FINEST_RADIUS)
 
 
+def frame_end(s):
+    """The frame at whose start emission stops: the End the artist set, or with Until the End
+    the last frame a scene may name (`gloop_core.MAX_FRAME`), so the emitter runs to the bake's
+    end however far it is extended: the exported scene, and so its hash, stays the same when
+    only the bake's End changes, and a resumed bake may be extended."""
+    if not s.emit_until_end:
+        return s.emit_frame_end
+    import gloop_core
+
+    return gloop_core.MAX_FRAME
+
+
 def exported(s):
     """The emission record of the scene file: only the numbers the artist set."""
     return {
         "flow": s.emit_flow * ML if s.emit_mode in {"FLOW", "FLOW_SPEED"} else None,
         "speed": s.emit_speed if s.emit_mode in {"SPEED", "FLOW_SPEED"} else None,
         "frame_start": s.emit_frame_start,
-        "frame_end": s.emit_frame_end,
+        "frame_end": frame_end(s),
     }

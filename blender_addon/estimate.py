@@ -139,7 +139,7 @@ def _emission(ob, radius):
 
 def _emitted_particles(ob, radius, fps, frames):
     s = ob.gloop
-    emitting = max(0, min(s.emit_frame_end, frames[1]) - s.emit_frame_start)
+    emitting = max(0, min(emission.frame_end(s), frames[1]) - s.emit_frame_start)
     return int(np.ceil(_emission(ob, radius)[2] * emitting / fps))
 
 
@@ -188,7 +188,8 @@ def _liquid_shape(ob, objects, radius, scene, frames):
     fps = scene.render.fps / scene.render.fps_base
     s = ob.gloop
     frame = np.arange(frames[0], frames[1] + 1, dtype=np.float64)
-    poured = np.clip(frame, s.emit_frame_start, max(s.emit_frame_end, s.emit_frame_start))
+    end = min(emission.frame_end(s), frames[1] + 1)
+    poured = np.clip(frame, s.emit_frame_start, max(end, s.emit_frame_start))
     times = (poured - s.emit_frame_start) / fps
     flow, speed, _ = _emission(ob, radius)
     gravity = float(np.linalg.norm(scene.gravity)) if scene.use_gravity else 0.0

@@ -98,7 +98,9 @@ def _matrix(columns):
     return Matrix([[columns[col * 4 + row] for col in range(4)] for row in range(4)])
 
 
-def _solid_material(name):
+def solid_material(name):
+    """The look of solid `name` as a shared material: Open Cache's obstacles and Quick Honey's
+    floor wear it."""
     mat_name = f"Gloop Solid ({name})"
     mat = bpy.data.materials.get(mat_name)
     if mat is not None:
@@ -182,7 +184,7 @@ def _obstacle_object(o, solids, collection):
     ob = bpy.data.objects.new(o["name"], mesh)
     collection.objects.link(ob)
     material = o["role"].get("material", "")
-    mesh.materials.append(_solid_material(material))
+    mesh.materials.append(solid_material(material))
     if "static" in motion:
         ob.matrix_world = _matrix(motion["static"]["matrix"])
     elif "rigid" in motion:
@@ -231,6 +233,11 @@ def open_cache(scene, cache_dir):
     scene.frame_start = manifest["frame_start"]
     last = manifest.get("last_complete_frame")
     scene.frame_end = last if isinstance(last, int) else manifest["frame_end"]
+    radius = manifest.get("particle_radius")
+    if isinstance(radius, (int, float)) and radius > 0:
+        # The points draw at the bake's size, and the panel and a new bake of the opened
+        # scene use its resolution (setting it turns Automatic Resolution off).
+        scene.gloop.particle_radius = radius
     fps = manifest.get("fps")
     if isinstance(fps, (int, float)) and fps > 0:
         scene.render.fps = max(1, round(fps))

@@ -7,6 +7,7 @@ button creates the `cancel` file. Headless (`blender -b`, the `bpy` module) `exe
 the same child and waits for it.
 """
 
+import json
 import os
 
 import bpy
@@ -20,6 +21,7 @@ from . import (
     playback,
     render_settings,
     shading,
+    temporary_cache,
 )
 
 # The one running interactive bake (a bake owns its cache folder; one at a time).
@@ -48,40 +50,39 @@ def _start(operator, context, resume, replace=False):
     bake into a folder holding an earlier bake's frames needs `replace` (the user's consent)."""
     global _job
     scene = context.scene
-    if running_job() is not None:
+    if running_job() is not None:  # its status line stays
         operator.report({"ERROR"}, "A Gloop bake is already running")
         return None
     cache_dir = _cache_dir(scene)
     if cache_dir is None:
-        operator.report({"ERROR"}, "Save the .blend first, or set an absolute cache folder")
-        return None
+        return _refuse(operator, scene, "Save the .blend first, or set an absolute cache folder")
     try:
         import gloop_core
     except ImportError as e:
-        operator.report({"ERROR"}, f"The Gloop core module is missing: {e}")
-        return None
+        return _refuse(operator, scene, f"The Gloop core module is missing: {e}")
     # Another process (a second Blender, a terminal bake) may be writing this folder.
     holder = cache_lock.holder_now(cache_dir)
     if holder:
-        operator.report({"ERROR"}, f"The cache folder is in use by {holder}")
-        return None
+        return _refuse(operator, scene, f"The cache folder is in use by {holder}")
     earlier = "" if resume or replace else bake_runner.existing_bake(cache_dir)
     if earlier:
-        operator.report({"ERROR"}, refusal_without_consent(earlier))
-        return None
+        return _refuse(operator, scene, refusal_without_consent(earlier))
     try:
         scene_path = export.export_scene(scene, context.evaluated_depsgraph_get(), cache_dir)
         # Clear errors before a process is started, and what the bake will not give as asked.
         warnings = gloop_core.validate_scene(scene_path)["warnings"]
     except export.ExportError as e:
-        operator.report({"ERROR"}, str(e))
-        return None
+        return _refuse(operator, scene, str(e))
     except (
         gloop_core.GloopError,
         OSError,
     ) as e:  # the message names the object or file
-        operator.report({"ERROR"}, f"Cannot bake: {e}")
-        return None
+        return _refuse(operator, scene, f"Cannot bake: {e}")
+    if resume:
+        why_not = resume_refusal(cache_dir, scene_path)
+        if why_not:
+            level, message = why_not
+            return _refuse(operator, scene, message, level)
     playback.ensure_liquid_object(scene)
     _hide_liquid_sources(scene)
     # With consent the core replaces the earlier bake; it keeps that bake aside until the new
@@ -90,8 +91,7 @@ def _start(operator, context, resume, replace=False):
     try:
         _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume, options=options)
     except bake_runner.CacheInUse as e:
-        operator.report({"ERROR"}, str(e))
-        return None
+        return _refuse(operator, scene, str(e))
     cache_lock.forget()
     _job.scene_warnings = [w[0].upper() + w[1:] for w in warnings]
     for warning in _job.scene_warnings:
@@ -102,6 +102,51 @@ def _start(operator, context, resume, replace=False):
     scene.gloop.stats_text = ""
     scene.gloop.bake_warning = "; ".join(_job.scene_warnings)
     return _job
+
+
+def _refuse(operator, scene, message, level="ERROR"):
+    """Reports why the bake did not start and says it on the status line, replacing what an
+    earlier bake left there ("Baked: …"); `_start` then returns None."""
+    operator.report({level}, message)
+    scene.gloop.status_text = message
+    scene.gloop.stats_text = ""
+
+
+def resume_refusal(cache_dir, scene_path):
+    """(report level, message) when Resume Bake has nothing to do in `cache_dir` for the scene
+    exported to `scene_path`: the scene changed since the bake (naming what changed), or the
+    bake is already finished. None when the resume may go ahead (the core checks the cache's
+    frames itself, and has the last word on the scene)."""
+    import gloop_core
+
+    baked_scene = os.path.join(cache_dir, "scene.gloop")
+    manifest = bake_runner.read_manifest(cache_dir)
+    if manifest is None or not os.path.isfile(baked_scene):
+        return None  # nothing baked yet, or a cache from before scene files: the core decides
+    try:
+        changed = gloop_core.scene_changes(baked_scene, scene_path)
+    except gloop_core.GloopError:
+        return None
+    if changed["changes"]:
+        return (
+            "ERROR",
+            (
+                f"The scene changed since this bake ({changed['summary']}). Resume needs the "
+                "same settings; Bake replaces the cache"
+            ),
+        )
+    last = manifest.get("last_complete_frame")
+    with open(scene_path, encoding="utf-8") as f:
+        end = json.load(f)["settings"]["frame_end"]
+    if isinstance(last, int) and last >= end:
+        return (
+            "INFO",
+            (
+                f"Nothing to resume: the bake is finished (frames {manifest['frame_start']}–"
+                f"{last}). Raise the End frame to bake further; Bake replaces the cache"
+            ),
+        )
+    return None
 
 
 def refusal_without_consent(earlier):
@@ -146,6 +191,10 @@ def _finish(operator, scene, job):
     scene.gloop.is_baking = False
     state, message = job.outcome()
     _update_progress(scene, job)
+    # The file was saved while an unsaved file's bake ran: its folder moves beside it now.
+    moved = temporary_cache.settle(scene, bpy.data.filepath)
+    if moved:
+        operator.report({"INFO"}, moved)
     playback.load_frame(scene, scene.frame_current)
     warnings = [*job.scene_warnings, bake_runner.squeeze_warning(job.status)]
     scene.gloop.bake_warning = "; ".join(w for w in warnings if w)

@@ -8,6 +8,7 @@ from bl_ui.utils import PresetPanel
 
 from . import (
     cache_lock,
+    cache_summary,
     domain,
     emission,
     estimate,
@@ -147,7 +148,10 @@ class PHYSICS_PT_gloop_emitter(_PhysicsPanel, bpy.types.Panel):
             col.operator("gloop.match_pour_resolution")
         col = layout.column(align=True)
         col.prop(s, "emit_frame_start", text="Frame Start")
-        col.prop(s, "emit_frame_end", text="End")
+        col.prop(s, "emit_until_end")
+        end = col.row(align=True)
+        end.active = not s.emit_until_end
+        end.prop(s, "emit_frame_end", text="End")
 
 
 class PHYSICS_PT_gloop_solid(_PhysicsPanel, bpy.types.Panel):
@@ -166,6 +170,16 @@ class PHYSICS_PT_gloop_solid(_PhysicsPanel, bpy.types.Panel):
         layout.prop(s, "solid_name")
         layout.prop(s, "friction")
         layout.prop(s, "stickiness", text="Stickiness (m/s²)")
+
+
+def opened_cache(scene):
+    """The Summary of the cache the scene plays back when it was opened with Open Cache: the
+    scene has no Liquid or Emitter object (its liquid is the playback object) and its cache
+    folder holds a manifest. None otherwise, and the panel estimates a bake as usual."""
+    if any(ob.gloop.type in {"LIQUID", "EMITTER"} for ob in export.gloop_objects(scene)):
+        return None
+    cache_dir = operators._cache_dir(scene)
+    return cache_summary.summary(cache_dir) if cache_dir else None
 
 
 def _redraw_properties_while_counting():
@@ -198,13 +212,19 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         s = scene.gloop
         layout = self.layout
         layout.use_property_split = True
-        try:
-            figures = preflight.preflight(scene)
-        except (ValueError, ReferenceError):  # a mesh mid-edit, an object being removed
+        opened = opened_cache(scene)
+        if opened is not None:
+            # Open Cache: nothing to estimate or check, the cache is what there is.
             figures = None
-        self._draw_resolution(layout, s, figures)
-        if figures is not None:
-            self._draw_estimate(layout, figures)
+            self._draw_opened(layout, opened)
+        else:
+            try:
+                figures = preflight.preflight(scene)
+            except (ValueError, ReferenceError):  # a mesh mid-edit, an object being removed
+                figures = None
+            self._draw_resolution(layout, s, figures)
+            if figures is not None:
+                self._draw_estimate(layout, figures)
         layout.prop(s, "use_scene_frame_range")
         if not s.use_scene_frame_range:
             col = layout.column(align=True)
@@ -216,12 +236,23 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
         col.prop(s, "moves")
         col.prop(s, "max_density_iterations")
         layout.prop(s, "viscosity_model")
-        self._draw_domain(layout, scene, figures)
+        if opened is None:
+            self._draw_domain(layout, scene, figures)
         layout.prop(s, "cache_dir")
-        self._draw_buttons(layout, s)
+        self._draw_buttons(layout, s, can_bake=opened is None)
         if s.playback_warning:
             layout.label(text=s.playback_warning, icon="ERROR")
         self._draw_look_warnings(layout, scene)
+
+    @staticmethod
+    def _draw_opened(layout, opened):
+        box = layout.box().column(align=True)
+        box.label(text=f"Opened cache '{opened.name}'", icon="FILE_FOLDER")
+        for line in cache_summary.lines(opened):
+            box.label(text=line, icon="BLANK1")
+        col = layout.column(align=True)
+        col.label(text="To bake a new scene, mark an object", icon="INFO")
+        col.label(text="as Liquid or Emitter", icon="BLANK1")
 
     @staticmethod
     def _draw_resolution(layout, s, figures):
@@ -300,7 +331,7 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
             col.operator("gloop.update_liquid_material", icon="MATERIAL")
 
     @staticmethod
-    def _draw_buttons(layout, s):
+    def _draw_buttons(layout, s, can_bake=True):
         if operators.running_job() is not None or s.is_baking:
             layout.progress(factor=s.progress, text=s.status_text or "Baking…")
             if s.stats_text:
@@ -316,7 +347,7 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
             for i, line in enumerate(preflight.wrap(f"In use by {in_use}")):
                 col.label(text=line, icon="LOCKED" if i == 0 else "BLANK1")
         buttons = layout.column()
-        buttons.enabled = not in_use
+        buttons.enabled = not in_use and can_bake
         row = buttons.row(align=True)
         row.scale_y = 1.3
         row.operator("gloop.bake", icon="PHYSICS")

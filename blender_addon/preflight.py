@@ -124,7 +124,9 @@ def _liquid_problem(ob, radius):
     if open_edges:
         return (
             f"Liquid '{ob.name}' is open: {open_edges:,} edges do not join exactly two "
-            "faces. A liquid mesh must be closed"
+            "faces. A liquid mesh must be closed: in Edit Mode, Select > Select All by Trait > "
+            "Non Manifold shows them; Mesh > Clean Up > Merge by Distance or Fill Holes "
+            "closes most"
         )
     if not holds_a_particle(ob, radius):
         return (

@@ -74,6 +74,10 @@ def _type_changed(self, _context):
         self.shown_as_domain = False
 
 
+def _emit_end_set_by_hand(self, _context):
+    self.emit_until_end = False
+
+
 class GloopObjectSettings(bpy.types.PropertyGroup):
     type: EnumProperty(
         name="Type",
@@ -194,7 +198,17 @@ class GloopObjectSettings(bpy.types.PropertyGroup):
         description="Speed along the surface normal, m/s",
     )
     emit_frame_start: IntProperty(name="Start", default=1)
-    emit_frame_end: IntProperty(name="End", default=50)
+    emit_until_end: BoolProperty(
+        name="Until the End",
+        default=True,
+        description="Emit until the bake's last frame. Setting an End frame turns this off",
+    )
+    emit_frame_end: IntProperty(
+        name="End",
+        default=50,
+        description="Emission stops at the start of this frame (when Until the End is off)",
+        update=_emit_end_set_by_hand,
+    )
 
     # Solid material (Obstacle).
     solid_preset: EnumProperty(
@@ -384,6 +398,9 @@ class GloopSceneSettings(bpy.types.PropertyGroup):
         options=_PATH_OPTIONS,
         description="Where the baked frames go (// means beside the .blend)",
     )
+    # The temporary folder an unsaved file's bake went to, until the first save moves it beside
+    # the .blend (`temporary_cache`); empty otherwise.
+    temporary_cache: StringProperty(default="")
     liquid_object: PointerProperty(
         name="Liquid Object",
         type=bpy.types.Object,
@@ -412,15 +429,20 @@ CLASSES = (GloopObjectSettings, GloopSceneSettings)
 
 @persistent
 def _keep_older_files_resolution(*_args):
-    """A .blend saved before Automatic Resolution (or Automatic Margin) existed bakes at the
-    radius (margin) it was saved with, if it set one: the toggles' defaults must not change
-    an artist's finished setup."""
+    """A .blend saved before Automatic Resolution (or Automatic Margin, or an emitter's Until
+    the End) existed bakes at the radius (margin, emission end) it was saved with, if it set
+    one: the toggles' defaults must not change an artist's finished setup."""
     for scene in bpy.data.scenes:
         s = scene.gloop
         if s.is_property_set("particle_radius") and not s.is_property_set("use_auto_radius"):
             s.use_auto_radius = False
         if s.is_property_set("domain_margin") and not s.is_property_set("use_auto_margin"):
             s.use_auto_margin = False
+    # Emitters stopped at their End (50 unless set) before Until the End existed.
+    for ob in bpy.data.objects:
+        g = getattr(ob, "gloop", None)
+        if g is not None and g.type == "EMITTER" and not g.is_property_set("emit_until_end"):
+            g.emit_until_end = False
 
 
 def register():

@@ -15,7 +15,7 @@ import bpy
 import numpy as np
 from bpy.props import EnumProperty
 
-from . import domain, material_presets, preflight
+from . import domain, material_presets, open_cache, preflight, temporary_cache
 
 # Room around the liquid, in multiples of its size L.
 SPREAD = 1.5  # floor and domain beyond the liquid on each side
@@ -172,6 +172,8 @@ class GLOOP_OT_quick_honey(bpy.types.Operator):
         floor.scale = ((hi[0] - lo[0]) / 2.0, (hi[1] - lo[1]) / 2.0, 1.0)
         floor.gloop.type = "OBSTACLE"
         floor.gloop.solid_preset = "WOOD"
+        # It renders as wood too, not as Blender's default grey.
+        floor.data.materials.append(open_cache.solid_material(floor.gloop.solid_name))
         return floor
 
     @staticmethod
@@ -191,11 +193,16 @@ class GLOOP_OT_quick_honey(bpy.types.Operator):
 
     def _cache_for_unsaved_file(self, scene):
         """Bake needs a cache folder: beside the .blend once it is saved (the default //),
-        until then a new temporary folder, as Blender's own fluid bakes do."""
+        until then a new temporary folder, as Blender's own fluid bakes do, which moves
+        beside the .blend on the first save (`temporary_cache`)."""
         if bpy.data.filepath or not scene.gloop.cache_dir.startswith("//"):
             return
-        scene.gloop.cache_dir = tempfile.mkdtemp(prefix="gloop_cache_")
-        self.report({"INFO"}, f"Unsaved file: the bake goes to {scene.gloop.cache_dir}")
+        temporary_cache.remember(scene, tempfile.mkdtemp(prefix="gloop_cache_"))
+        self.report(
+            {"INFO"},
+            f"Unsaved file: the bake goes to {scene.gloop.cache_dir} until the file is saved, "
+            "then beside it",
+        )
 
     def _report_outcome(self, scene, meshes, dom, floor):
         found = preflight.preflight(scene).problems

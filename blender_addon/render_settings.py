@@ -37,9 +37,13 @@ LABELS = {
 
 
 def _has_glassy_liquid(scene):
-    return any(
-        ob.gloop.type in {"LIQUID", "EMITTER"} and ob.gloop.look == "GLASSY" for ob in scene.objects
-    )
+    """A Liquid or Emitter object with the glassy look, or a cache opened with Open Cache whose
+    scene file says glassy (or says nothing, as before looks were recorded)."""
+    liquids = [ob for ob in scene.objects if ob.gloop.type in {"LIQUID", "EMITTER"}]
+    if liquids:
+        return any(ob.gloop.look == "GLASSY" for ob in liquids)
+    opened = scene.gloop.liquid_object
+    return opened is not None and scene.gloop.opened_look != "OPAQUE"
 
 
 def shortfalls(scene):

@@ -227,7 +227,9 @@ fn resume_of_a_different_scene_is_refused() {
     ]);
     assert_eq!(out.code, Some(1), "{}", out.stderr);
     assert!(
-        out.stderr.contains("different scene") && out.stderr.contains("manifest.json"),
+        out.stderr
+            .contains("scene changed since this bake (substeps)")
+            && out.stderr.contains("manifest.json"),
         "{}",
         out.stderr
     );

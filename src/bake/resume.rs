@@ -41,10 +41,10 @@ pub(super) fn find_resume_point(
         return Err(GloopError::file(
             &manifest_path,
             format!(
-                "cannot resume: the cache was baked from a different scene (scene hash {} in \
-                 the cache, {hash} now; only frame_end may change between a bake and its \
-                 resume); bake without --resume to replace the cache",
-                manifest.scene_hash
+                "cannot resume: the scene changed since this bake ({}); a resume needs the \
+                 same scene, only its end frame may change. Bake without --resume to replace \
+                 the cache",
+                what_changed(scene, cache, &manifest.scene_hash, &hash)
             ),
         ));
     }
@@ -72,6 +72,23 @@ pub(super) fn find_resume_point(
         broken_surfaces,
     };
     Ok((Some(point), repairs))
+}
+
+/// The changes from the cache's own scene file to `scene`, in words; the two hashes when the
+/// cache has no readable scene file (one from before scene files were kept, or damaged).
+fn what_changed(scene: &Scene, cache: &CacheDir, cached_hash: &str, hash: &str) -> String {
+    match Scene::load(&cache.scene()) {
+        Ok(baked) => {
+            let changes = crate::scene::changes::changes(&baked, scene);
+            if changes.is_empty() {
+                // Same scene, but hashed by another Gloop version.
+                format!("scene hash {cached_hash} in the cache, {hash} now")
+            } else {
+                crate::scene::changes::summary(&changes)
+            }
+        }
+        Err(_) => format!("scene hash {cached_hash} in the cache, {hash} now"),
+    }
 }
 
 /// The run of frames from `start` whose particle files check out, with their records; stops

@@ -81,6 +81,26 @@ fn scene_json(py: Python<'_>, path: PathBuf) -> PyResult<String> {
         .map_err(to_py)
 }
 
+/// `scene_changes(baked, now) -> {"changes": [str], "summary": str}`: what changed from the
+/// scene file a cache was baked from to the scene about to resume it, in an artist's words
+/// ("viscosity of 'honey'", "the shape of 'Cube'"); empty when a resume may continue.
+/// Raises GloopError naming a file that cannot be read.
+#[pyfunction]
+fn scene_changes<'py>(
+    py: Python<'py>,
+    baked: PathBuf,
+    now: PathBuf,
+) -> PyResult<Bound<'py, PyDict>> {
+    use crate::scene::changes::{changes, summary};
+    let found = py
+        .detach(|| Ok::<_, crate::GloopError>(changes(&Scene::load(&baked)?, &Scene::load(&now)?)))
+        .map_err(to_py)?;
+    let dict = PyDict::new(py);
+    dict.set_item("summary", summary(&found))?;
+    dict.set_item("changes", found)?;
+    Ok(dict)
+}
+
 /// `demo_scene_json(name) -> str`: the scene of a built-in demo (`gloop demo NAME`) as JSON
 /// text, e.g. to bake a few of its frames through `bake` (the tests do). Raises GloopError
 /// listing the known names for an unknown one.
@@ -100,6 +120,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The cache layout this build reads and writes (manifest.json's `format_version`), so
     // Open Cache can tell a cache from another Gloop version.
     m.add("CACHE_FORMAT_VERSION", crate::cache::CACHE_FORMAT_VERSION)?;
+    // The last frame a scene may name: an emitter's `frame_end` here emits until the bake ends.
+    m.add("MAX_FRAME", crate::scene::settings::MAX_FRAME)?;
     // The mesher's defaults, so the add-on's controls start where `gloop mesh` does instead of
     // keeping a second copy of them.
     let defaults = SurfaceSettings::default();
@@ -110,5 +132,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SURFACE_DEFAULTS", dict)?;
     m.add_function(wrap_pyfunction!(mesh, m)?)?;
     m.add_function(wrap_pyfunction!(scene_json, m)?)?;
+    m.add_function(wrap_pyfunction!(scene_changes, m)?)?;
     m.add_function(wrap_pyfunction!(demo_scene_json, m)?)
 }

@@ -55,7 +55,9 @@ pub struct Emission {
     /// Particles per second: scene format 1's way of giving the flow.
     #[serde(default)]
     pub rate: Option<f32>,
-    /// Emission runs from the start of `frame_start` to the start of `frame_end`.
+    /// Emission runs from the start of `frame_start` to the start of `frame_end`. The
+    /// add-on's "Until the End" writes [`MAX_FRAME`](super::settings::MAX_FRAME): the emitter
+    /// runs to the bake's end, and the scene (its hash) stays the same when a bake is extended.
     pub frame_start: i32,
     pub frame_end: i32,
 }

@@ -15,7 +15,16 @@ impl Scene {
         let s = &self.settings;
         let mut counts = Vec::with_capacity(self.objects.len());
         for (index, object) in self.objects.iter().enumerate() {
-            let label = format!("object '{}' (#{index})", object.name);
+            // The index only tells apart objects of the same name (a hand-written scene).
+            let same_name = self
+                .objects
+                .iter()
+                .filter(|o| o.name == object.name)
+                .count();
+            let label = match same_name {
+                1 => format!("object '{}'", object.name),
+                _ => format!("object '{}' (#{index})", object.name),
+            };
             self.validate_object(object, &label)?;
             let at = format!("at frame {}, where its particles are made", s.frame_start);
             let count = particle_budget::particles_made(object, s)

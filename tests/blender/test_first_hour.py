@@ -172,8 +172,18 @@ def test_a_bake_error_is_said_once(addon, empty_scene):
     honey_sphere(radius=0.05)
     scene.gloop.particle_radius = 0.01
     assert bpy.ops.gloop.bake() == {"FINISHED"}
-    # A changed scene cannot resume the old bake: the bake process says so, and fails.
+    # A changed scene cannot resume the old bake: Resume says what changed, once, in the
+    # panel's words, and starts no bake.
     scene.gloop.substeps = 3
+    with pytest.raises(RuntimeError) as raised:
+        bpy.ops.gloop.bake_resume()
+    report = str(raised.value)
+    said = "The scene changed since this bake (substeps). Resume needs the same settings"
+    assert said in report, report
+    assert report.count("changed since") == 1, report
+    assert scene.gloop.status_text.startswith(said), scene.gloop.status_text
+    # Without the cache's scene file only the bake process can tell: it fails, said once.
+    os.remove(os.path.join(bpy.path.abspath(scene.gloop.cache_dir), "scene.gloop"))
     with pytest.raises(RuntimeError) as raised:
         bpy.ops.gloop.bake_resume()
     report = str(raised.value)
