@@ -24,7 +24,8 @@ fi
 "$venv/bin/ruff" format --check blender_addon tests/blender tools
 # The gloop_core wheel (manylinux_2_28, as Blender's glibc) into blender_addon/wheels/, and the
 # installable zips into dist/: Linux x64, and cross-built with zig Windows x64, macOS arm64 and
-# x64 (test_platform_zips.py reads them; about 7 min of the run on 2 cores).
+# x64 (test_platform_zips.py reads them). The three cross builds took 3-4 CPU-minutes each
+# from cold here, so about 5-10 min of the run on 2 cores.
 rustup target add x86_64-pc-windows-gnu aarch64-apple-darwin x86_64-apple-darwin
 "$venv/bin/python" blender_addon/build.py --zig --all-platforms
 timeout 1200 "$venv/bin/python" -m pytest tests/blender -q -p no:cacheprovider
