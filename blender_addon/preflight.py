@@ -166,7 +166,7 @@ def _nothing_emitted_problem(scene, objects, radius, frames):
     )
     return (
         f"Nothing is emitted in frames {frames[0]}–{frames[1]} (emitting: {runs}): set the "
-        "emitter's Frame Start and End within the bake's frames"
+        "emitter's Frame Start and End within the bake's frames, or raise its Flow"
     )
 
 

@@ -97,8 +97,8 @@ impl Scene {
         } else {
             format!(
                 "the scene would make no liquid in {frames}: it has no liquid object, and no \
-                 emitter emits a particle then ({}); bake frames in which an emitter runs, or \
-                 change its emission frames",
+                 emitter emits a particle then ({}); bake frames in which an emitter runs, \
+                 change its emission frames, or raise its flow",
                 emitters.join(", ")
             )
         }))

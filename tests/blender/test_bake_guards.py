@@ -140,7 +140,7 @@ def test_an_emitter_running_outside_the_frames_is_red_and_refused(addon, empty_s
     floor(0.2)
     said = (
         "Nothing is emitted in frames 1–12 (emitting: 'Nozzle' 20–40): set the emitter's "
-        "Frame Start and End within the bake's frames"
+        "Frame Start and End within the bake's frames, or raise its Flow"
     )
     red, _shown = panel(addon)
     assert red == [said], red
