@@ -66,7 +66,7 @@ def refusal_in_panel_words(figures, asks, confirmed):
         return (
             "Bake Liquid asks to confirm: "
             + "; ".join(figures.cautions)
-            + " (from a script: confirmed=True)"
+            + " (from a script: bpy.ops.gloop.bake(confirmed=True))"
         )
     return None
 
