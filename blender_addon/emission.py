@@ -22,22 +22,38 @@ FINEST_RADIUS = 0.0005
 
 
 def resolve(s, area, radius):
-    """(flow m³/s, speed m/s, particles/s) for the emitter settings `s`, or a sentence saying
-    why there are none."""
+    """(flow m³/s, speed m/s, particles/s) for the emitter settings `s`, or what the emitter
+    lacks and how to set it, to follow "Emitter 'Nozzle' has" ("no flow: set Flow above 0
+    mL/s"). A flow or speed of 0 emits nothing: the bake refuses it (`Emission::resolve`)."""
     flow = s.emit_flow * ML if s.emit_mode in {"FLOW", "FLOW_SPEED"} else None
     speed = s.emit_speed if s.emit_mode in {"SPEED", "FLOW_SPEED"} else None
+    if flow is not None and flow <= 0.0:
+        return "no flow: set Flow above 0 mL/s"
+    if speed is not None and speed <= 0.0:
+        return "no speed: set Speed above 0 m/s"
     if flow is not None and speed is not None:
-        if flow > 0.0 and speed == 0.0:
-            return "A flow needs a positive speed"
         if area > 0.0 and flow > speed * area:
             speed = flow / area  # too much flow for the nozzle at that speed: it leaves faster
     elif area <= 0.0:
-        return "No nozzle area: set both flow and speed"
+        return "no nozzle area: set both Flow and Speed"
     elif flow is not None:
         speed = flow / area
     else:
         flow = speed * area
     return flow, speed, flow / (2.0 * radius) ** 3
+
+
+def emitted_within(s, per_second, fps, frames):
+    """Particles an emitter of `per_second` emits within the bake's `frames` (first, last):
+    from the start of the first, the initial state, to the start of the last; the bake's
+    `floor(R · t)` count (`Emission::emitted_by`)."""
+
+    def emitted_by(frame):
+        window = max(frame_end(s) - s.emit_frame_start, 0)
+        active = min(max(frame - s.emit_frame_start, 0), window)
+        return math.floor(per_second * active / fps + 1e-9)
+
+    return max(emitted_by(frames[1]) - emitted_by(frames[0]), 0)
 
 
 def rope_radius(area):

@@ -61,6 +61,27 @@ SURFACE_VERTICES_PER_CUBE_FACE = 1.5
 # and meshes a frame of 283,000 vertices in 2.3 s (8 µs each).
 SECONDS_PER_LIQUID_PARTICLE_FRAME = 50e-6
 SECONDS_PER_SURFACE_VERTEX = 8e-6
+# Object particles cost time too, however few the liquid touches (issue 42: an unscaled 2 m
+# floor under a pour, 4.2 million object particles, took 40 s where 5 were estimated):
+# - once, as the bake starts: the sampler places them on every obstacle (serially) and the
+#   first substep builds their search grid;
+# - again for each validation of the scene that counts them exactly, which it does with the
+#   same sampler when the cheap upper bounds of all the counts exceed Max Particles
+#   (`Scene::validate`): the add-on's check before the child starts, the child's reading of
+#   the scene file and the simulation's own check, three;
+# - every frame: each substep copies them into the density correction's arrays, 16 bytes
+#   each. Past glibc's largest mmap threshold (32 MiB, 2.1 million particles) each copy is
+#   mapped and page-faulted afresh, which costs 2.5 times as much a particle.
+# Measured (CPU seconds of `gloop bake --no-surface --confirm`, one thread: the sampler is
+# serial and the copies are memory-bound, two threads took as much CPU) on a pour over
+# unscaled floors at r = 0.5 mm, 9–10 substeps a frame: 1.98 million object particles, the
+# start 1.1 µs each, a frame 0.17 µs each; 4.2 million, a count 1.0 µs each, a frame 0.42 µs.
+SECONDS_PER_OBJECT_PARTICLE_BUILT = 1.1e-6
+SECONDS_PER_OBJECT_PARTICLE_COUNTED = 1.0e-6
+VALIDATIONS_COUNTING_OBSTACLES = 3
+SECONDS_PER_OBJECT_PARTICLE_FRAME = 0.17e-6
+SECONDS_PER_MAPPED_OBJECT_PARTICLE_FRAME = 0.42e-6
+MOST_OBJECT_PARTICLES_UNMAPPED = 32 * 2**20 // 16
 
 _cache = {}
 
@@ -80,10 +101,13 @@ def world_triangles(ob):
 
 def object_key(ob):
     """What an object's cached figures depend on, cheap to compute on every redraw: a
-    figure is recomputed when its mesh is swapped or edited (vertex count) or it moves."""
+    figure is recomputed when its mesh is swapped or edited (vertex count) or it moves. The
+    mesh's session id tells apart meshes of one name (a file opened after another, a cube
+    added in place of an object of the same name)."""
     return (
         ob.name,
         ob.data.name,
+        ob.data.session_uid,
         len(ob.data.vertices),
         tuple(round(v, 6) for row in ob.matrix_world for v in row),
         ob.data.is_editmode,
@@ -126,9 +150,50 @@ def _obstacle_particles(ob, radius):
     """(object particles, exact) for obstacle `ob` (`obstacle_count`): exact once counted."""
     spacing = 2.0 * radius
     scale = tuple(round(v, 6) for v in ob.matrix_world.to_scale())
-    key = (ob.data.name, len(ob.data.vertices), ob.data.is_editmode, scale, spacing)
+    mesh = ob.data
+    key = (mesh.name, mesh.session_uid, len(mesh.vertices), mesh.is_editmode, scale, spacing)
     area = volume_and_area(ob)[1]
     return obstacle_count.count(ob.name, key, lambda: world_triangles(ob), area, spacing)
+
+
+def _obstacle_bound(ob, radius):
+    """The sampler's upper bound on obstacle `ob`'s particles (`obstacle_count.upper_bound`)."""
+    spacing = 2.0 * radius
+    return cached(
+        ob,
+        ("sampling_bound", spacing),
+        lambda o: obstacle_count.upper_bound(world_triangles(o), spacing),
+    )
+
+
+def counted_in_validation(scene, objects, radius, frames):
+    """Whether the bake's validations count the obstacles exactly: when the particles the
+    scene needs by the cheap bounds (obstacles by `_obstacle_bound`) exceed Max Particles,
+    the rule of `Scene::validate` (src/scene/validate.rs)."""
+    fps = scene.render.fps / scene.render.fps_base
+    bound = 0
+    for ob in objects:
+        if ob.gloop.type == "OBSTACLE":
+            bound += _obstacle_bound(ob, radius)
+        else:
+            bound += particles_of(ob, radius, fps, frames)[0]
+    return bound > scene.gloop.max_particles
+
+
+def object_particle_seconds(count, frames, counted):
+    """The bake time that `count` object particles cost over `frames`, `counted` saying
+    whether the validations count them (`counted_in_validation`)."""
+    passes = VALIDATIONS_COUNTING_OBSTACLES if counted else 0
+    mapped = count > MOST_OBJECT_PARTICLES_UNMAPPED
+    per_frame = (
+        SECONDS_PER_MAPPED_OBJECT_PARTICLE_FRAME if mapped else SECONDS_PER_OBJECT_PARTICLE_FRAME
+    )
+    per_particle = (
+        SECONDS_PER_OBJECT_PARTICLE_BUILT
+        + passes * SECONDS_PER_OBJECT_PARTICLE_COUNTED
+        + max(frames[1] - frames[0], 0) * per_frame
+    )
+    return count * per_particle
 
 
 def _emission(ob, radius):
@@ -138,9 +203,7 @@ def _emission(ob, radius):
 
 
 def _emitted_particles(ob, radius, fps, frames):
-    s = ob.gloop
-    emitting = max(0, min(emission.frame_end(s), frames[1]) - s.emit_frame_start)
-    return int(np.ceil(_emission(ob, radius)[2] * emitting / fps))
+    return emission.emitted_within(ob.gloop, _emission(ob, radius)[2], fps, frames)
 
 
 def fall_height(ob, objects, floor):
@@ -223,7 +286,7 @@ class Estimate(NamedTuple):
     exact: bool  # False while an obstacle's count runs (`obstacle_count`)
     ram_bytes: int  # the bake process at its peak
     cache_bytes: int  # per frame, particles and surface, averaged over the bake
-    seconds: float  # the whole bake, rough (`SECONDS_PER_…`)
+    seconds: float  # the whole bake, rough (`SECONDS_PER_…`), object particles included
 
 
 def estimate(scene, objects, frames, radius=None):
@@ -272,6 +335,9 @@ def estimate(scene, objects, frames, radius=None):
     seconds = frame_count * (
         mean_liquid * SECONDS_PER_LIQUID_PARTICLE_FRAME + vertices * SECONDS_PER_SURFACE_VERTEX
     )
+    if solid:
+        counted = counted_in_validation(scene, objects, radius, frames)
+        seconds += object_particle_seconds(solid, frames, counted)
     return Estimate(liquid, solid, exact, int(ram), int(cache), seconds)
 
 

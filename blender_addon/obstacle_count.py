@@ -52,6 +52,29 @@ def count(name, key, triangles, area, spacing):
     return int(PROVISIONAL_DENSITY * area / spacing**2), False
 
 
+def upper_bound(triangles, spacing):
+    """The sampler's upper bound on the particles it keeps on the T×3×3 `triangles` at
+    `spacing` (`geometry::sampling_cost` in src/geometry/sampling.rs): per triangle, Oler's
+    bound on points 0.85 spacing apart, at most its candidates. The bake counts an obstacle
+    exactly (sampling it once more) whenever these bounds exceed Max Particles."""
+    a, b, c = (triangles[:, k, :].astype(np.float64) for k in range(3))
+    edges = np.stack(
+        [
+            np.linalg.norm(b - a, axis=1),
+            np.linalg.norm(c - b, axis=1),
+            np.linalg.norm(a - c, axis=1),
+        ]
+    )
+    longest = edges.max(axis=0)
+    usable = np.isfinite(longest) & (longest > 0.0)
+    rows = np.clip(np.ceil(longest[usable] / (0.25 * spacing)), 1, 4096)
+    candidates = (rows + 1) * (rows + 2) / 2
+    d = 0.85 * spacing * (1.0 - 1e-4)
+    area = 0.5 * np.linalg.norm(np.cross(b - a, c - a), axis=1)[usable]
+    packed = np.floor(2.0 / np.sqrt(3.0) * area / d**2 + edges.sum(axis=0)[usable] / (2 * d) + 1)
+    return int(np.minimum(packed, candidates).sum())
+
+
 def pending():
     """True while some count is still running (the panel redraws until none is)."""
     with _lock:

@@ -18,11 +18,17 @@ from . import (
     domain,
     estimate,
     export,
+    obstacle_count,
     playback,
+    preflight,
     render_settings,
     shading,
     temporary_cache,
 )
+
+# How long Bake waits for the obstacles' exact counts (`obstacle_count`) before it judges the
+# scene by the area rule's figures: seconds for any floor an artist would mean.
+COUNT_WAIT_SECONDS = 30.0
 
 # The one running interactive bake (a bake owns its cache folder; one at a time).
 _job = None
@@ -45,9 +51,33 @@ def _cache_dir(scene):
     return os.path.normpath(path)
 
 
-def _start(operator, context, resume, replace=False):
+def panel_figures(scene):
+    """The Bake panel's figures (`preflight.preflight`) once the obstacles are counted."""
+    if obstacle_count.pending():
+        obstacle_count.wait(COUNT_WAIT_SECONDS)
+    return preflight.preflight(scene)
+
+
+def refusal_in_panel_words(figures, asks, confirmed):
+    """Why Bake does not start, in the words the panel draws red: a problem (the bake would
+    fail), or, when the bake `asks` (a fresh one), cautions not `confirmed`. None when it
+    may start."""
+    if figures.problems:
+        return "Cannot bake: " + "; ".join(figures.problems)
+    if asks and figures.cautions and not confirmed:
+        return (
+            "Bake Liquid asks to confirm: "
+            + "; ".join(figures.cautions)
+            + " (from a script: bpy.ops.gloop.bake(confirmed=True))"
+        )
+    return None
+
+
+def _start(operator, context, resume, replace=False, confirmed=False):
     """Exports and starts the child; returns the job or None (after reporting why). A fresh
-    bake into a folder holding an earlier bake's frames needs `replace` (the user's consent)."""
+    bake into a folder holding an earlier bake's frames needs `replace` (the user's consent);
+    one of a scene with cautions (a liquid below the resolution, over a million object
+    particles) needs `confirmed`."""
     global _job
     scene = context.scene
     if running_job() is not None:  # its status line stays
@@ -67,6 +97,11 @@ def _start(operator, context, resume, replace=False):
     earlier = "" if resume or replace else bake_runner.existing_bake(cache_dir)
     if earlier:
         return _refuse(operator, scene, refusal_without_consent(earlier))
+    # A resume that continues a bake asks nothing: that bake was asked for when it started.
+    fresh = not resume or not bake_runner.existing_bake(cache_dir)
+    refusal = refusal_in_panel_words(panel_figures(scene), fresh, confirmed)
+    if refusal:
+        return _refuse(operator, scene, refusal)
     try:
         scene_path = export.export_scene(scene, context.evaluated_depsgraph_get(), cache_dir)
         # Clear errors before a process is started, and what the bake will not give as asked.
@@ -87,7 +122,8 @@ def _start(operator, context, resume, replace=False):
     _hide_liquid_sources(scene)
     # With consent the core replaces the earlier bake; it keeps that bake aside until the new
     # one finishes, and restores it if the new one fails.
-    options = {**bake_options(scene), "overwrite": bool(replace and not resume)}
+    # The cautions were asked above, from the panel's figures: the core need not ask again.
+    options = {**bake_options(scene), "overwrite": bool(replace and not resume), "confirmed": True}
     try:
         _job = bake_runner.BakeJob(scene_path, cache_dir, resume=resume, options=options)
     except bake_runner.CacheInUse as e:
@@ -155,6 +191,24 @@ def refusal_without_consent(earlier):
         f"The cache folder holds {earlier}: Bake Liquid replaces it only once confirmed "
         "(from a script: replace=True); Resume Bake continues it"
     )
+
+
+def confirmation(earlier, cautions):
+    """(title, message, button) of Bake's dialog before replacing `earlier` (a description
+    of the bake in the folder, or "") and baking a scene with `cautions` (sentences)."""
+    said = []
+    if earlier:
+        said.append(
+            f"The cache folder holds {earlier}. Bake again from the start and replace it? "
+            "(Resume Bake continues it instead.)"
+        )
+    if cautions:
+        said.extend(cautions)
+        said.append("Bake anyway?")
+    message = " ".join(s if s[-1] in ".?)" else s + "." for s in said)
+    if cautions:
+        return "Bake Anyway?", message, "Bake"
+    return "Replace the Bake?", message, "Replace"
 
 
 def _hide_liquid_sources(scene):
@@ -228,12 +282,17 @@ class _BakeBase:
         """Has the user agreed to replace an earlier bake? (Resume never replaces one.)"""
         return getattr(self, "replace", False)
 
+    def _confirmed(self):
+        """Has the user confirmed the scene's cautions? (Resume never asks: without a bake to
+        continue it refuses them, naming Bake Liquid, which asks.)"""
+        return getattr(self, "confirmed", False)
+
     def execute(self, context):
         if getattr(self, "confirmed_in_dialog", False) and not bpy.app.background:
             # The confirm dialog of `invoke` calls execute(): run the bake modally, as a
             # click that needs no dialog does, rather than blocking the UI until it ends.
             return self._start_modal(context)
-        job = _start(self, context, self.resume, self._consent())
+        job = _start(self, context, self.resume, self._consent(), self._confirmed())
         if job is None:
             return {"CANCELLED"}
         job.wait(on_poll=lambda j: _update_progress(context.scene, j))
@@ -245,7 +304,7 @@ class _BakeBase:
         return self._start_modal(context)
 
     def _start_modal(self, context):
-        if _start(self, context, self.resume, self._consent()) is None:
+        if _start(self, context, self.resume, self._consent(), self._confirmed()) is None:
             return {"CANCELLED"}
         wm = context.window_manager
         self._scene = context.scene  # progress goes to the baked scene, whatever is shown later
@@ -289,23 +348,29 @@ class GLOOP_OT_bake(_BakeBase, bpy.types.Operator):
         "first; a script must say so)",
         options={"SKIP_SAVE"},
     )
+    confirmed: bpy.props.BoolProperty(
+        name="Confirmed",
+        description="Bake although the panel asks first (a liquid below the resolution, over "
+        "a million object particles); the panel's button asks, a script must say so",
+        options={"SKIP_SAVE"},
+    )
     confirmed_in_dialog: bpy.props.BoolProperty(options={"SKIP_SAVE", "HIDDEN"})
 
     def invoke(self, context, event):
         cache_dir = _cache_dir(context.scene)
-        earlier = bake_runner.existing_bake(cache_dir) if cache_dir else ""
-        if bpy.app.background or not earlier or self.replace:
+        earlier = "" if self.replace or not cache_dir else bake_runner.existing_bake(cache_dir)
+        asked = []
+        if not self.confirmed and not bpy.app.background:
+            figures = panel_figures(context.scene)
+            asked = [] if figures.problems else figures.cautions  # problems: `_start` refuses
+        if bpy.app.background or not (earlier or asked):
             return super().invoke(context, event)
         # Like Blender's own overwrite prompts: say what goes, and go on only once confirmed.
-        self.replace = self.confirmed_in_dialog = True
+        self.replace = self.replace or bool(earlier)
+        self.confirmed = self.confirmed_in_dialog = True
+        title, message, confirm_text = confirmation(earlier, asked)
         return context.window_manager.invoke_confirm(
-            self,
-            event,
-            title="Replace the Bake?",
-            message=f"The cache folder holds {earlier}. Bake again from the start and "
-            "replace it? (Resume Bake continues it instead.)",
-            confirm_text="Replace",
-            icon="WARNING",
+            self, event, title=title, message=message, confirm_text=confirm_text, icon="WARNING"
         )
 
 

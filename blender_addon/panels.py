@@ -136,7 +136,9 @@ class PHYSICS_PT_gloop_emitter(_PhysicsPanel, bpy.types.Panel):
         col = layout.column(align=True)
         col.label(text=f"Nozzle {area * 1e6:.1f} mm²")
         if isinstance(derived, str):
-            col.label(text=derived, icon="ERROR")
+            row = col.row()
+            row.alert = True
+            row.label(text=derived[0].upper() + derived[1:], icon="ERROR")
         else:
             flow, speed, per_second = derived
             col.label(text=f"{flow / emission.ML:.2f} mL/s at {speed:.3f} m/s")
@@ -310,12 +312,20 @@ class PHYSICS_PT_gloop_bake(_PhysicsPanel, bpy.types.Panel):
             box.label(text="Counting object particles…", icon="SORTTIME")
             _redraw_when_counted()
         if figures.problems:
-            # Red before Bake: each of these would make the bake fail.
+            # Red before Bake: each of these would make the bake fail, and Bake refuses it.
             col = layout.column(align=True)
             col.alert = True
             for problem in figures.problems:
                 for i, line in enumerate(preflight.wrap(problem)):
                     col.label(text=line, icon="ERROR" if i == 0 else "BLANK1")
+        if figures.cautions:
+            # Red too: legal, but rarely meant and wasted or slow, so Bake asks first.
+            col = layout.column(align=True)
+            col.alert = True
+            for caution in figures.cautions:
+                for i, line in enumerate(preflight.wrap(caution)):
+                    col.label(text=line, icon="QUESTION" if i == 0 else "BLANK1")
+            col.label(text="Bake Liquid asks before it starts", icon="BLANK1")
 
     @staticmethod
     def _draw_look_warnings(layout, scene):

@@ -1,7 +1,9 @@
-"""What the Gloop Bake panel shows before Bake: the radius the bake will use, the estimate, and
+"""What the Gloop Bake panel shows before Bake: the radius the bake will use, the estimate,
 anything that would make the bake fail (no liquid, an open liquid mesh, a liquid too small for
-a single particle, over the particle cap, an emitter that cannot emit, two domains, a domain
-that does not hold the liquid), each naming the object.
+a single particle, over the particle cap, an emitter that cannot emit or emits nothing within
+the frames, two domains, a domain that does not hold the liquid), and what Bake asks to
+confirm (a liquid below the resolution, over a million object particles), each naming the
+object and the fix.
 
 The bake checks all of this again in Rust on the exported (evaluated) meshes; these checks read
 the objects' own meshes so that drawing the panel never forces a depsgraph evaluation, and
@@ -22,6 +24,12 @@ FEW_CELLS = 1000
 # The exact fill crosses every lattice row with every triangle at once; past this many pairs
 # it would cost more than a redraw should, and the bake's own check has the last word.
 MOST_ROW_TRIANGLE_PAIRS = 1_000_000
+# What Bake asks to confirm, as the core's `Scene::cautions` does (src/scene/cautions.rs): a
+# liquid of fewer particles than this does not flow or mesh as a liquid (a 2 mm cube at the
+# finest radius holds 8), and over this many object particles slow the bake's start and every
+# substep (an unscaled 2 m floor under a pour: 4.2 million, 40 s where the pour takes 5).
+FEWEST_LIQUID_PARTICLES = 50
+MOST_OBJECT_PARTICLES = 1_000_000
 
 
 class Preflight(NamedTuple):
@@ -29,6 +37,7 @@ class Preflight(NamedTuple):
     automatic: resolution.Automatic | None  # what sets the radius, when Automatic sets it
     estimate: estimate.Estimate  # what the bake will make and cost
     problems: list  # sentences naming the object, each a reason the bake would fail
+    cautions: list  # sentences naming the object and the fix, each asked before Bake
 
 
 def open_edge_count(ob):
@@ -97,15 +106,15 @@ def _ray_x_crossings(tris, y, z):
     d = (b[..., 1] - a[..., 1]) * (c[..., 2] - a[..., 2]) - (c[..., 1] - a[..., 1]) * (
         b[..., 2] - a[..., 2]
     )
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = (
-            (y - a[..., 1]) * (c[..., 2] - a[..., 2]) - (c[..., 1] - a[..., 1]) * (z - a[..., 2])
-        ) / d
-        v = (
-            (b[..., 1] - a[..., 1]) * (z - a[..., 2]) - (y - a[..., 1]) * (b[..., 2] - a[..., 2])
-        ) / d
-        x = a[..., 0] + u * (b[..., 0] - a[..., 0]) + v * (c[..., 0] - a[..., 0])
-    hit = (np.abs(d) >= np.finfo(np.float32).tiny) & (u >= 0) & (v >= 0) & (u + v <= 1)
+    # A triangle edge-on to the rays (a cube's faces along x) is missed, as in the core; its
+    # determinant is replaced before dividing, so nothing divides by zero: the infinities
+    # that did summed to NaN in u + v, a RuntimeWarning on a 2 mm cube's redraw.
+    usable = np.abs(d) >= np.finfo(np.float32).tiny
+    d = np.where(usable, d, np.float32(1.0))
+    u = ((y - a[..., 1]) * (c[..., 2] - a[..., 2]) - (c[..., 1] - a[..., 1]) * (z - a[..., 2])) / d
+    v = ((b[..., 1] - a[..., 1]) * (z - a[..., 2]) - (y - a[..., 1]) * (b[..., 2] - a[..., 2])) / d
+    x = a[..., 0] + u * (b[..., 0] - a[..., 0]) + v * (c[..., 0] - a[..., 0])
+    hit = usable & (u >= 0) & (v >= 0) & (u + v <= 1)
     return np.where(hit, x, np.nan)
 
 
@@ -137,10 +146,32 @@ def _liquid_problem(ob, radius):
 
 
 def _emitter_problem(ob, radius):
-    """Why one Emitter cannot emit at `radius` (no nozzle area, a flow without speed), or
+    """Why one Emitter cannot emit at `radius` (no flow, no speed, no nozzle area), or
     None."""
     derived = emission.resolve(ob.gloop, estimate.volume_and_area(ob)[1], radius)
-    return f"Emitter '{ob.name}': {derived}" if isinstance(derived, str) else None
+    return f"Emitter '{ob.name}' has {derived}" if isinstance(derived, str) else None
+
+
+def _nothing_emitted_problem(scene, objects, radius, frames):
+    """When the scene has no Liquid object and its emitters emit no particle within the
+    bake's frames, the sentence saying so (the bake refuses to make nothing); else None."""
+    if any(ob.gloop.type == "LIQUID" for ob in objects):
+        return None
+    fps = scene.render.fps / scene.render.fps_base
+    emitters = [ob for ob in objects if ob.gloop.type == "EMITTER"]
+    for ob in emitters:
+        derived = emission.resolve(ob.gloop, estimate.volume_and_area(ob)[1], radius)
+        if isinstance(derived, str) or emission.emitted_within(ob.gloop, derived[2], fps, frames):
+            return None  # said by `_emitter_problem`, or it emits
+    runs = ", ".join(
+        f"'{ob.name}' {ob.gloop.emit_frame_start}–"
+        + ("the end" if ob.gloop.emit_until_end else f"{ob.gloop.emit_frame_end}")
+        for ob in emitters
+    )
+    return (
+        f"Nothing is emitted in frames {frames[0]}–{frames[1]} (emitting: {runs}): set the "
+        "emitter's Frame Start and End within the bake's frames, or raise its Flow"
+    )
 
 
 def _cap_problem(scene, objects, radius, frames, automatic):
@@ -174,9 +205,66 @@ def problems_at(scene, objects, radius, frames, automatic=None):
             found.append(_liquid_problem(ob, radius))
         elif ob.gloop.type == "EMITTER":
             found.append(_emitter_problem(ob, radius))
+    found.append(_nothing_emitted_problem(scene, objects, radius, frames))
     found.extend(domain.problems(scene, objects, frames[0]))
     found.append(_cap_problem(scene, objects, radius, frames, automatic))
     return [problem for problem in found if problem]
+
+
+def _tiny_liquid_caution(ob, radius):
+    """The sentence asking about Liquid `ob` when it holds particles, but fewer than
+    `FEWEST_LIQUID_PARTICLES` at `radius`, with the fix; else None."""
+    if _shaped_by_modifiers(ob):
+        return None  # the bake's own check sees the evaluated mesh
+    volume = estimate.volume_and_area(ob)[0]
+    count = volume / (2.0 * radius) ** 3
+    if count >= FEWEST_LIQUID_PARTICLES or not holds_a_particle(ob, radius):
+        return None  # enough, or none at all: `_liquid_problem` says so
+    # The count goes as r⁻³: the radius at which it would hold enough.
+    enough = radius * (count / FEWEST_LIQUID_PARTICLES) ** (1.0 / 3.0)
+    said = (
+        f"Liquid '{ob.name}' gets ≈ {max(round(count), 1):,} particles at radius "
+        f"{radius * 1e3:.2f} mm, too few to flow as a liquid ({FEWEST_LIQUID_PARTICLES} at least)"
+    )
+    if enough < emission.FINEST_RADIUS:
+        lo, hi = domain.world_bounds(ob)
+        across = domain.length_text(float(max(hi - lo)))
+        return (
+            f"{said}: it is {across} across and Gloop works to scale (1 unit = 1 m); scale "
+            f"it up (the finest radius is {emission.FINEST_RADIUS * 1e3:.2f} mm)"
+        )
+    return f"{said}: set the Particle Radius to {enough * 1e3:.2f} mm or less, or enlarge it"
+
+
+def _object_particles_caution(scene, objects, radius, frames):
+    """The sentence asking about over `MOST_OBJECT_PARTICLES` object particles, naming the
+    obstacle with most and what it costs; else None."""
+    fps = scene.render.fps / scene.render.fps_base
+    counts = {
+        ob.name: estimate.particles_of(ob, radius, fps, frames)[1]
+        for ob in objects
+        if ob.gloop.type == "OBSTACLE"
+    }
+    total = sum(counts.values())
+    if total <= MOST_OBJECT_PARTICLES:
+        return None
+    most = max(counts, key=counts.get)
+    seconds = estimate.object_particle_seconds(
+        counts[most], frames, estimate.counted_in_validation(scene, objects, radius, frames)
+    )
+    in_all = "" if counts[most] == total else f" ({total:,} in all)"
+    return (
+        f"Obstacle '{most}' makes ≈ {counts[most]:,} object particles{in_all}, over "
+        f"{MOST_OBJECT_PARTICLES:,}: ≈ {estimate.human_duration(seconds)} of the bake. Scale "
+        "it down to where the liquid lands, or set a coarser Particle Radius"
+    )
+
+
+def cautions_at(scene, objects, radius, frames):
+    """Every sentence Bake asks to confirm for a bake of `objects` at `radius`."""
+    found = [_tiny_liquid_caution(ob, radius) for ob in objects if ob.gloop.type == "LIQUID"]
+    found.append(_object_particles_caution(scene, objects, radius, frames))
+    return [caution for caution in found if caution]
 
 
 def preflight(scene):
@@ -187,7 +275,8 @@ def preflight(scene):
     frames = export.frame_range(scene)
     figures = estimate.estimate(scene, objects, frames, radius)
     found = problems_at(scene, objects, radius, frames, automatic)
-    return Preflight(radius, automatic, figures, found)
+    asked = cautions_at(scene, objects, radius, frames)
+    return Preflight(radius, automatic, figures, found, asked)
 
 
 def wrap(sentence, width=46):

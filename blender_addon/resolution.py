@@ -41,8 +41,14 @@ def _asked_by(ob):
     """(radius, reason) that one Gloop object asks for, or None (obstacles ask for none)."""
     kind = ob.gloop.type
     if kind == "LIQUID":
-        radius = liquid_radius(estimate.volume_and_area(ob)[0])
+        volume = estimate.volume_and_area(ob)[0]
+        radius = liquid_radius(volume)
         reason = f"≈ {PARTICLES_IN_SMALLEST_LIQUID:,} particles in it"
+        if radius is not None and radius <= emission.FINEST_RADIUS:
+            # Held at the finest radius: say what it gets, not what it asked for (a 2 mm
+            # drop gets 8; the Bake panel asks before baking so few).
+            held = round(volume / (2.0 * radius) ** 3)
+            reason = f"≈ {held:,} particles in it (the finest radius)"
     elif kind == "EMITTER":
         radius = emission.rope_radius(estimate.volume_and_area(ob)[1])
         reason = f"{emission.PARTICLES_ACROSS_A_ROPE} particles across its nozzle"

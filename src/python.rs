@@ -235,6 +235,17 @@ fn validate_scene<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
     Ok(dict)
 }
 
+/// `scene_cautions(path) -> list[str]`: what a fresh bake of the scene file asks to confirm
+/// (`Scene::cautions`: a liquid object below the resolution, over a million object
+/// particles), each sentence naming the object and the fix; raises GloopError if the scene is
+/// invalid. May sample the obstacles, so it runs without the GIL and is not called on every
+/// bake (the add-on's panel asks from its own figures).
+#[pyfunction]
+fn scene_cautions(py: Python<'_>, path: PathBuf) -> PyResult<Vec<String>> {
+    py.detach(|| Scene::load(&path).map(|scene| scene.cautions()))
+        .map_err(to_py)
+}
+
 /// `version() -> str`: the gloop crate version this module was built from.
 #[pyfunction]
 fn version() -> &'static str {
@@ -249,6 +260,7 @@ fn gloop_core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_particles, m)?)?;
     m.add_function(wrap_pyfunction!(read_surface, m)?)?;
     m.add_function(wrap_pyfunction!(validate_scene, m)?)?;
+    m.add_function(wrap_pyfunction!(scene_cautions, m)?)?;
     bake_binding::register(m)?;
     mesh_binding::register(m)?;
     sampling_binding::register(m)?;

@@ -216,7 +216,7 @@ fn nonsense_flows_and_speeds_are_refused_naming_the_emitter() {
     let message = refusal(None, None, NOZZLE_RADIUS);
     assert!(message.contains("needs a flow, a speed"), "{message}");
     let message = refusal(Some(1e-6), Some(0.0), NOZZLE_RADIUS);
-    assert!(message.contains("positive speed"), "{message}");
+    assert!(message.contains("speed is 0 m/s"), "{message}");
     // A nozzle with no area: a flow alone gives no speed, a speed alone no flow.
     for (flow, speed) in [(Some(1e-6), None), (None, Some(0.3))] {
         let message = refusal(flow, speed, 0.0);

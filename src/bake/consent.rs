@@ -5,6 +5,10 @@
 //! from scratch is rarely what a repeated command means (`--resume` continues a finished bake
 //! to a later `frame_end`, or does nothing). A folder whose bake wrote no frame yet has
 //! nothing to lose and needs no consent.
+//!
+//! A fresh bake of a scene with cautions (`Scene::cautions`: a liquid below the resolution,
+//! over a million object particles) takes consent too (`confirmed`, `--confirm`): such a
+//! scene is valid, but rarely what was meant, and a bake of it is wasted or slow.
 
 use crate::cache::{scene_hash, CacheDir, Manifest};
 use crate::error::{GloopError, Result};
@@ -57,4 +61,17 @@ pub(super) fn check(cache: &CacheDir, scene: &Scene) -> Result<()> {
         cache.root(),
         format!("already holds {what}; {how}"),
     ))
+}
+
+/// Refuses a fresh bake of `scene` that has cautions, naming each and how to go on.
+pub(super) fn check_cautions(scene: &Scene) -> Result<()> {
+    let cautions = scene.cautions();
+    if cautions.is_empty() {
+        return Ok(());
+    }
+    Err(GloopError::Other(format!(
+        "the scene needs confirming: {}; bake with --confirm (gloop_core.bake: \
+         confirmed=True) if that is what you mean",
+        cautions.join("; ")
+    )))
 }

@@ -72,6 +72,11 @@ pub struct BakeOptions {
     /// `consent.rs`); without it such a bake is refused. The earlier bake is kept aside until
     /// the new one finishes and restored if it fails (see `set_aside.rs`).
     pub overwrite: bool,
+    /// The artist has seen the scene's cautions (`Scene::cautions`: a liquid below the
+    /// resolution, over a million object particles) and bakes anyway; without it a fresh
+    /// bake of such a scene is refused, naming them (see `consent.rs`). A resume continues a
+    /// bake that was started, and never asks.
+    pub confirmed: bool,
     /// Bake these frames (inclusive) instead of the scene's `frame_start..=frame_end`. The
     /// first is the initial state.
     pub frames: Option<(i32, i32)>,
@@ -99,6 +104,7 @@ impl Default for BakeOptions {
         BakeOptions {
             resume: false,
             overwrite: false,
+            confirmed: false,
             frames: None,
             cancel: Arc::new(AtomicBool::new(false)),
             watch_cancel_file: true,
@@ -183,6 +189,10 @@ pub fn bake_locked(
     let cache = CacheDir::new(lock.folder());
     set_aside::recover(&cache)?;
     // Everything that can fail on bad input happens here, before the cache is touched.
+    if !options.resume && !options.confirmed {
+        // Before the simulation is built: over a huge floor that takes a while.
+        consent::check_cautions(&scene)?;
+    }
     let (sim, resumed, repairs) = start_simulation(&scene, &cache, options.resume)?;
     let replaced = match &resumed {
         Some(point) => {
@@ -193,6 +203,10 @@ pub fn bake_locked(
         None => {
             if !options.resume && !options.overwrite {
                 consent::check(&cache, &scene)?;
+            }
+            if options.resume && !options.confirmed {
+                // A resume that found nothing to continue bakes afresh.
+                consent::check_cautions(&scene)?;
             }
             set_aside::set_aside(&cache)?
         }
@@ -342,10 +356,12 @@ fn start_simulation(
     cache: &CacheDir,
     resume: bool,
 ) -> Result<(Simulation, Option<Resumed>, Vec<String>)> {
-    scene.validate()?;
+    // `Simulation::new` validates the scene itself: validating it here too sampled every
+    // obstacle once more (5 s of a bake over an unscaled 2 m floor).
     if !resume {
         return Ok((Simulation::new(scene)?, None, Vec::new()));
     }
+    scene.validate()?;
     let (point, repairs) = resume::find_resume_point(scene, cache)?;
     let Some(point) = point else {
         return Ok((Simulation::new(scene)?, None, repairs));

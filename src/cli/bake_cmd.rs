@@ -15,6 +15,8 @@ pub struct BakeArgs {
     pub frames: Option<(i32, i32)>,
     pub resume: bool,
     pub overwrite: bool,
+    /// The scene's cautions are confirmed (`--confirm`).
+    pub confirm: bool,
     /// Mesh surfaces alongside the particles.
     pub surface: bool,
 }
@@ -43,6 +45,7 @@ fn run(scene: &Scene, out: &Path, args: BakeArgs) -> Result<i32> {
     let options = BakeOptions {
         resume: args.resume,
         overwrite: args.overwrite,
+        confirmed: args.confirm,
         frames: args.frames,
         surface: defaults.surface.clone().filter(|_| args.surface),
         on_stats: Some(Arc::new(move |line: &FrameLine| {

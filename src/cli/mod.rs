@@ -106,6 +106,11 @@ struct CacheArgs {
     /// finishes, and put back if the new bake fails.
     #[arg(long, conflicts_with = "resume")]
     overwrite: bool,
+    /// Bake although the scene has cautions: a liquid object below the resolution (fewer
+    /// than 50 particles) or over a million object particles. Without it such a bake is
+    /// refused, naming them.
+    #[arg(long)]
+    confirm: bool,
     /// Write particle files only, no surface meshes (mesh later with `gloop mesh`).
     #[arg(long)]
     no_surface: bool,
@@ -117,6 +122,7 @@ impl CacheArgs {
             frames: self.frames,
             resume: self.resume,
             overwrite: self.overwrite,
+            confirm: self.confirm,
             surface: !self.no_surface,
         }
     }

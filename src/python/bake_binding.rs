@@ -27,7 +27,9 @@ use crate::surface::SurfaceSettings;
 /// damaged in the frames it would have kept, and baked or meshed again); raises GloopError (naming the
 /// object, field or file) on bad input or a failed bake, when the folder is in use by another
 /// bake (see `cache_lock_holder`), or when it holds an earlier bake's frames and neither
-/// `overwrite` nor `resume` is set. A `cancel` file in the folder stops it within a substep;
+/// `overwrite` nor `resume` is set, or when a fresh bake of a scene with cautions
+/// (`Scene::cautions`: a liquid object below the resolution, over a million object particles)
+/// is not `confirmed`. A `cancel` file in the folder stops it within a substep;
 /// finished frames are kept and `resume=True` continues from the last one.
 ///
 /// `started_at` (seconds since 1970): when whoever started this bake did so. Once the bake
@@ -37,7 +39,8 @@ use crate::surface::SurfaceSettings;
 #[pyfunction]
 #[pyo3(signature = (
     scene_path, cache_dir, resume = false, surface = true, surface_resolution = 0.5,
-    surface_smoothness = 0.5, overwrite = false, started_at = None, max_error = None
+    surface_smoothness = 0.5, overwrite = false, started_at = None, max_error = None,
+    confirmed = false
 ))]
 #[allow(clippy::too_many_arguments)]
 fn bake<'py>(
@@ -51,6 +54,7 @@ fn bake<'py>(
     overwrite: bool,
     started_at: Option<f64>,
     max_error: Option<f32>,
+    confirmed: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let started_at = started_at.map(unix_time).transpose().map_err(to_py)?;
     let summary = py
@@ -67,6 +71,7 @@ fn bake<'py>(
             let options = BakeOptions {
                 resume,
                 overwrite,
+                confirmed,
                 surface: surface.then_some(settings),
                 // The bake log (the child's stdout) gets a stats line per frame.
                 on_stats: Some(std::sync::Arc::new(|line: &FrameLine| println!("{line}"))),

@@ -3,6 +3,7 @@
 
 pub mod adhesion;
 mod binary_v2;
+pub mod cautions;
 pub mod changes;
 pub mod io;
 pub mod limits;

@@ -69,8 +69,7 @@ pub struct ResolvedEmission {
     pub flow: f64,
     /// Exit speed along the surface normal, m/s.
     pub speed: f32,
-    /// Cross-section of the stream, m²: `flow / speed`, or the nozzle's area when the flow is
-    /// zero.
+    /// Cross-section of the stream, m²: `flow / speed`.
     pub stream_area: f64,
     /// Particles per second: the flow over a particle's volume, (2r)³ (the lattice cell).
     pub particles_per_second: f64,
@@ -79,17 +78,24 @@ pub struct ResolvedEmission {
 impl Emission {
     /// Flow, speed and particle rate for a nozzle of `nozzle_area` m² at particle radius `r`.
     /// The error says which field is wrong, for the caller to prefix with the object's name.
+    ///
+    /// Every number given must be above zero: an emitter without flow or speed emits nothing,
+    /// and a bake of nothing but it would finish empty, as if it had worked (issue 42).
     pub fn resolve(&self, nozzle_area: f32, r: f32) -> Result<ResolvedEmission, String> {
         let particle_volume = (2.0 * r as f64).powi(3);
-        let non_negative = |name: &str, value: Option<f32>| match value {
-            Some(x) if !(x.is_finite() && x >= 0.0) => Err(format!(
-                "emission {name} must be a non-negative number, not {x}"
+        let positive = |name: &str, unit: &str, value: Option<f32>| match value {
+            Some(0.0) => Err(format!(
+                "emission {name} is 0{unit}: an emitter without {name} emits nothing; set its \
+                 {name} above 0"
+            )),
+            Some(x) if !(x.is_finite() && x > 0.0) => Err(format!(
+                "emission {name} must be a number above 0, not {x}{unit}"
             )),
             _ => Ok(value.map(f64::from)),
         };
-        let flow = non_negative("flow", self.flow)?;
-        let speed = non_negative("speed", self.speed)?;
-        let rate = non_negative("rate", self.rate)?;
+        let flow = positive("flow", " m³/s", self.flow)?;
+        let speed = positive("speed", " m/s", self.speed)?;
+        let rate = positive("rate", " particles/s", self.rate)?;
         let flow = match (flow, rate) {
             (Some(_), Some(_)) => {
                 return Err("emission gives both a flow and a particle rate; keep one".into())
@@ -105,9 +111,6 @@ impl Emission {
                  {nozzle_area} m²); give both flow and speed"
             )
         };
-        if flow.is_some_and(|q| q > 0.0) && speed == Some(0.0) {
-            return Err("emission flow needs a positive speed to leave the nozzle".into());
-        }
         let (flow, speed) = match (flow, speed) {
             // A stream wider than its nozzle cannot leave it at this speed: it leaves as
             // fast as the nozzle makes it (`scene_warnings` says so).
@@ -121,16 +124,34 @@ impl Emission {
                 return Err("emission needs a flow, a speed, or both".into());
             }
         };
-        if flow > 0.0 && speed <= 0.0 {
-            return Err("emission flow needs a positive speed to leave the nozzle".into());
+        // Positive inputs can still multiply or divide to nothing in single precision (a
+        // speed of 1e-30 m/s through a square millimetre).
+        if !(flow > 0.0 && speed > 0.0 && (speed as f32) > 0.0) {
+            return Err(format!(
+                "emission of {flow:e} m³/s at {speed:e} m/s emits nothing; raise its flow or \
+                 speed"
+            ));
         }
-        let stream_area = if flow > 0.0 { flow / speed } else { area };
         Ok(ResolvedEmission {
             flow,
             speed: speed as f32,
-            stream_area,
+            stream_area: flow / speed,
             particles_per_second: flow / particle_volume,
         })
+    }
+}
+
+impl Emission {
+    /// Particles emitted from the start of emission up to `frame` (fractional), at the
+    /// resolved rate: `floor(R · t)` over the time the emission has run by then, so the volume
+    /// is the flow's to within one particle and a resumed bake emits exactly what an
+    /// uninterrupted one would.
+    pub fn emitted_by(&self, resolved: &ResolvedEmission, frame: f64, fps: f32) -> u64 {
+        // In f64: the difference of two i32 frames may not fit an i32 (validation bounds
+        // them, but a wrapped difference made `clamp` panic on a worker thread once).
+        let window = (self.frame_end as f64 - self.frame_start as f64).max(0.0);
+        let active = (frame - self.frame_start as f64).clamp(0.0, window);
+        (resolved.particles_per_second * active / fps as f64 + 1e-9).floor() as u64
     }
 }
 

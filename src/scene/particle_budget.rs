@@ -88,3 +88,15 @@ fn sampling_within_limit(
     }
     Ok(cost)
 }
+
+/// Particles `emission` (resolved as `resolved`) emits within the bake's frames: from the
+/// start of `frame_start`, the bake's initial state, to the start of `frame_end`.
+pub fn emitted_in_bake(
+    emission: &super::Emission,
+    resolved: &super::ResolvedEmission,
+    settings: &Settings,
+) -> u64 {
+    let fps = settings.fps;
+    let by = |frame: i32| emission.emitted_by(resolved, frame as f64, fps);
+    by(settings.frame_end).saturating_sub(by(settings.frame_start))
+}

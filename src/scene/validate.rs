@@ -38,6 +38,7 @@ impl Scene {
             }
             counts.push((label, at, count));
         }
+        self.validate_makes_liquid()?;
         // An obstacle's count is an upper bound; where the bounds would refuse the scene, the
         // obstacles are counted exactly before it is refused.
         let over = |counts: &[(String, String, u64)]| {
@@ -69,6 +70,51 @@ impl Scene {
             )));
         }
         Ok(())
+    }
+
+    /// A bake that would make no liquid at all is refused: it would finish "baked" with
+    /// nothing in it (issue 42). Liquid objects always hold a particle (checked above), so
+    /// only a scene without any, whose emitters emit nothing within the bake's frames, is.
+    fn validate_makes_liquid(&self) -> Result<()> {
+        let s = &self.settings;
+        let mut emitters = Vec::new();
+        for object in &self.objects {
+            match &object.role {
+                Role::Liquid { .. } => return Ok(()),
+                Role::Emitter { emission, .. } => {
+                    let area = geometry::nozzle_area(object, s.frame_start);
+                    let resolved = emission
+                        .resolve(area, s.particle_radius)
+                        .map_err(GloopError::scene)?;
+                    if particle_budget::emitted_in_bake(emission, &resolved, s) > 0 {
+                        return Ok(());
+                    }
+                    let end = match emission.frame_end {
+                        MAX_FRAME => "the end".to_string(),
+                        frame => format!("frame {frame}"),
+                    };
+                    emitters.push(format!(
+                        "'{}' emits from frame {} to {end}",
+                        object.name, emission.frame_start
+                    ));
+                }
+                Role::Obstacle { .. } => {}
+            }
+        }
+        let frames = format!("frames {}..{}", s.frame_start, s.frame_end);
+        Err(GloopError::scene(if emitters.is_empty() {
+            format!(
+                "the scene has no liquid object and no emitter: a bake of {frames} would make \
+                 nothing; give an object the liquid or emitter role"
+            )
+        } else {
+            format!(
+                "the scene would make no liquid in {frames}: it has no liquid object, and no \
+                 emitter emits a particle then ({}); bake frames in which an emitter runs, \
+                 change its emission frames, or raise its flow",
+                emitters.join(", ")
+            )
+        }))
     }
 
     fn validate_object(&self, object: &super::SceneObject, label: &str) -> Result<()> {

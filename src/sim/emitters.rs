@@ -73,12 +73,7 @@ impl Emitter {
 
     /// Particles emitted from the start of the bake up to `frame` (fractional).
     pub fn emitted_by(&self, frame: f64, fps: f32) -> u64 {
-        let e = &self.emission;
-        // In f64: the difference of two i32 frames may not fit an i32 (validation bounds
-        // them, but a wrapped difference made `clamp` panic on a worker thread once).
-        let window = (e.frame_end as f64 - e.frame_start as f64).max(0.0);
-        let active = (frame - e.frame_start as f64).clamp(0.0, window);
-        (self.resolved.particles_per_second * active / fps as f64 + 1e-9).floor() as u64
+        self.emission.emitted_by(&self.resolved, frame, fps)
     }
 
     /// The exit speed of the stream if any of it leaves between `from` and `to` (fractional

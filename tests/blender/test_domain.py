@@ -113,6 +113,8 @@ def test_domains_and_emitters_are_hidden_in_a_cycles_render(addon, empty_scene, 
     nozzle = bpy.context.object
     nozzle.name = "Nozzle"
     nozzle.gloop.type = "EMITTER"
+    # A particle (8 mL at r = 1 cm) a frame: a bake that would emit nothing is refused.
+    nozzle.gloop.emit_flow = 200.0
     box = domain_box(location=(0.0, 0.0, 0.0), size=(0.6, 0.6, 0.6))
     seen = {"camera_location": (0.0, -0.8, 0.0), "look_at": (0.0, 0.0, 0.0)}
 

@@ -182,7 +182,7 @@ def test_max_substeps_below_substeps_is_refused_naming_it(addon, empty_scene, tm
 
 def test_no_liquid_is_reported(addon, empty_scene):
     add_obstacle_cube()
-    with pytest.raises(RuntimeError, match="No Gloop Liquid"):
+    with pytest.raises(RuntimeError, match="has no liquid: mark an object as Liquid or Emitter"):
         bpy.ops.gloop.bake()
 
 

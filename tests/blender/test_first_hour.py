@@ -200,6 +200,8 @@ def test_emitters_stay_out_of_renders_once_baked(addon, empty_scene, tmp_path):
     nozzle = bpy.context.object
     nozzle.name = "Nozzle"
     nozzle.gloop.type = "EMITTER"
+    # A particle (8 mL at r = 1 cm) a frame: a bake that would emit nothing is refused.
+    nozzle.gloop.emit_flow = 200.0
     seen = {"camera_location": (0.0, -0.3, 0.0), "look_at": (0.0, 0.0, 0.0)}
     shown = harness.render_coverage(scene, folder=tmp_path, resolution=(32, 32), **seen)
     assert shown > 0.2  # the nozzle fills the middle of the frame
