@@ -85,8 +85,10 @@ pub fn fill_closed_mesh(
     spacing: f32,
     limits: FillLimits,
 ) -> Result<Vec<Vec3>, String> {
-    let Some(fill) = Selection::decide(vertices, triangles, spacing, limits.max_row_tests)? else {
-        return Ok(Vec::new());
+    let fill = match Selection::decide(vertices, triangles, spacing, limits)? {
+        Decided::Empty => return Ok(Vec::new()),
+        Decided::Over(count) => return Err(too_many_points(count, limits.max_points)),
+        Decided::Fill(fill) => fill,
     };
     let count = fill.count();
     if count > limits.max_points {
@@ -102,14 +104,21 @@ pub fn fill_closed_mesh(
 }
 
 /// The number of points `fill_closed_mesh` would make, without making them (only the
-/// crossings and the points near the surface are stored).
+/// crossings and the points near the surface are stored); past `limits.max_points`, a number
+/// over it that the fill cannot be below (found before the points near the surface are).
 pub fn count_fill(
     vertices: &[Vec3],
     triangles: &[[u32; 3]],
     spacing: f32,
-    max_row_tests: u64,
+    limits: FillLimits,
 ) -> Result<u64, String> {
-    Ok(Selection::decide(vertices, triangles, spacing, max_row_tests)?.map_or(0, |f| f.count()))
+    Ok(
+        match Selection::decide(vertices, triangles, spacing, limits)? {
+            Decided::Empty => 0,
+            Decided::Over(count) => count,
+            Decided::Fill(fill) => fill.count(),
+        },
+    )
 }
 
 fn too_many_points(count: u64, max: u64) -> String {
@@ -127,17 +136,36 @@ struct Selection {
     taken: u64,
 }
 
+enum Decided {
+    /// A mesh without triangles.
+    Empty,
+    /// More points than allowed: at least this many.
+    Over(u64),
+    Fill(Selection),
+}
+
 impl Selection {
-    /// None for a mesh without triangles.
     fn decide(
         vertices: &[Vec3],
         triangles: &[[u32; 3]],
         spacing: f32,
-        max_tests: u64,
-    ) -> Result<Option<Self>, String> {
+        limits: FillLimits,
+    ) -> Result<Decided, String> {
+        let max_tests = limits.max_row_tests;
         let Some(rows) = Crossings::gather(vertices, triangles, spacing, max_tests)? else {
-            return Ok(None);
+            return Ok(Decided::Empty);
         };
+        let cells = enclosed_volume_f64(vertices, triangles).abs() / (spacing as f64).powi(3);
+        // Saturates for a count beyond u64 (the cap refuses it).
+        let target = cells.round() as u64;
+        // The fill is never below both the target and the parity's count (it is the target,
+        // or clamped between the parity's count without its band and with the whole band),
+        // so a mesh over the cap is refused before its band is searched (a liquid grown ×200
+        // would be 1.7e9 particles, its band 10⁷ points).
+        let at_least = target.min(rows.count());
+        if at_least > limits.max_points {
+            return Ok(Decided::Over(at_least));
+        }
         let near = band::near_surface(vertices, triangles, spacing, spacing, max_tests)?;
         let quantum = spacing / 1024.0;
         let depths: Vec<i64> = near
@@ -154,9 +182,6 @@ impl Selection {
             .collect();
         let band_inside = depths.iter().filter(|&&d| d >= 0).count() as u64;
         let core = rows.count().saturating_sub(band_inside);
-        let cells = enclosed_volume_f64(vertices, triangles).abs() / (spacing as f64).powi(3);
-        // Saturates for a count beyond u64 (the cap refuses it).
-        let target = cells.round() as u64;
         let taken = target.saturating_sub(core).min(near.len() as u64);
         let mut order: Vec<usize> = (0..near.len()).collect();
         order.sort_unstable_by(|&p, &q| {
@@ -168,7 +193,7 @@ impl Selection {
         for &n in &order[..taken as usize] {
             band[n].1 = true;
         }
-        Ok(Some(Selection {
+        Ok(Decided::Fill(Selection {
             rows,
             band,
             core,

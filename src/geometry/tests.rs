@@ -101,8 +101,18 @@ fn fill_refuses_meshes_beyond_the_lattice() {
 #[test]
 fn fill_counts_before_it_fills() {
     let m = box_mesh(Vec3::ZERO, Vec3::new(1.0, 0.6, 0.4));
-    assert_eq!(count_fill(&m.vertices, &m.triangles, 0.1, 2000), Ok(240));
-    let why = count_fill(&m.vertices, &m.triangles, 0.1, 1000).unwrap_err();
+    let limits = |max_points, max_row_tests| FillLimits {
+        max_points,
+        max_row_tests,
+    };
+    assert_eq!(
+        count_fill(&m.vertices, &m.triangles, 0.1, limits(1000, 2000)),
+        Ok(240)
+    );
+    // Over the cap, the count it cannot be below, without searching the surface's band.
+    let over = count_fill(&m.vertices, &m.triangles, 0.1, limits(100, 1000)).unwrap();
+    assert!(over > 100, "{over}");
+    let why = count_fill(&m.vertices, &m.triangles, 0.1, limits(1000, 1000)).unwrap_err();
     assert!(why.contains("1728 distance tests"), "{why}");
     let few_points = FillLimits {
         max_points: 239,
