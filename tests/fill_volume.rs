@@ -262,3 +262,37 @@ fn an_inward_facing_mesh_fills_the_same() {
         fill_closed_mesh(&inward.vertices, &inward.triangles, 0.003, FillLimits::NONE).unwrap();
     assert_eq!(out, inv);
 }
+
+/// A cube whose six faces all run through layers of lattice points (10 cells, 11 points
+/// across): the points on its surface are half in, so the 271 of them it needs come evenly
+/// from all six faces, not from those its rays' nudge happens to call inside.
+#[test]
+fn a_surface_through_lattice_points_is_thinned_on_every_face_alike() {
+    let spacing = 0.004;
+    let lo = Vec3::splat(0.5) * spacing;
+    let cube = box_mesh(lo, lo + Vec3::splat(10.0 * spacing));
+    let points =
+        fill_closed_mesh(&cube.vertices, &cube.triangles, spacing, FillLimits::NONE).unwrap();
+    assert_eq!(points.len(), 1000);
+    let cells: Vec<glam::IVec3> = points
+        .iter()
+        .map(|p| (*p / spacing - 0.5).round().as_ivec3())
+        .collect();
+    let interior =
+        |c: &glam::IVec3| c.cmpge(glam::IVec3::splat(1)) & c.cmple(glam::IVec3::splat(9));
+    assert_eq!(cells.iter().filter(|c| interior(c).all()).count(), 729);
+    // Each face's own points (its layer, edges left out): 81 each, about 45% of them taken.
+    let mut faces = Vec::new();
+    for axis in 0..3 {
+        for layer in [0, 10] {
+            let on_face = cells.iter().filter(|c| {
+                let others = interior(c);
+                c[axis] == layer && (0..3).all(|a| a == axis || others.test(a))
+            });
+            faces.push(on_face.count());
+        }
+    }
+    println!("points taken on each face (of 81): {faces:?}");
+    let (fewest, most) = (faces.iter().min().unwrap(), faces.iter().max().unwrap());
+    assert!(most - fewest <= 12, "faces thinned unevenly: {faces:?}");
+}

@@ -168,19 +168,25 @@ impl Selection {
         }
         let near = band::near_surface(vertices, triangles, spacing, spacing, max_tests)?;
         let quantum = spacing / 1024.0;
+        let inside: Vec<bool> = near
+            .iter()
+            .map(|&((k, j, i), _)| rows.inside(i as i64, j as i64, k as i64))
+            .collect();
+        // Signed depth in quanta: a point on the surface (within half a quantum) is 0 from
+        // either side, half in, so the dither alone decides it.
         let depths: Vec<i64> = near
             .iter()
-            .map(|&((k, j, i), distance)| {
-                let inside = rows.inside(i as i64, j as i64, k as i64);
+            .zip(&inside)
+            .map(|(&(_, distance), &inside)| {
                 let depth = (distance / quantum).round() as i64;
                 if inside {
                     depth
                 } else {
-                    -depth - 1
+                    -depth
                 }
             })
             .collect();
-        let band_inside = depths.iter().filter(|&&d| d >= 0).count() as u64;
+        let band_inside = inside.iter().filter(|&&i| i).count() as u64;
         let core = rows.count().saturating_sub(band_inside);
         let taken = target.saturating_sub(core).min(near.len() as u64);
         let mut order: Vec<usize> = (0..near.len()).collect();
