@@ -16,6 +16,7 @@ import numpy as np
 
 from . import domain, emission, estimate, export, resolution
 
+
 class Preflight(NamedTuple):
     radius: float
     automatic: resolution.Automatic | None  # what sets the radius, when Automatic sets it

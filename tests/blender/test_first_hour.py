@@ -98,8 +98,8 @@ def test_a_liquid_too_small_for_the_radius_is_named_before_bake(addon, empty_sce
     import gloop_core  # installed by enabling the extension
 
     scene = empty_scene
-    # A ball of radius 1.5 cm at r = 2 cm: a fifth of a particle's (4 cm)³, so no particle wherever it
-    # sits (the fill holds round(V / (2r)³) of them).
+    # A ball of radius 1.5 cm at r = 2 cm holds a fifth of a particle's (4 cm)³: no particle,
+    # wherever it sits (the fill holds round(V / (2r)³) of them).
     honey_sphere(radius=0.015, location=(0.0, 0.0, 0.12))
     wooden_plane()
     scene.gloop.particle_radius = 0.02
