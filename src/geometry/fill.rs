@@ -55,7 +55,7 @@ mod crossings;
 
 use std::cmp::Reverse;
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 use band::Key;
 use crossings::Crossings;
@@ -166,7 +166,8 @@ impl Selection {
         let Some(rows) = Crossings::gather(vertices, triangles, spacing, max_tests)? else {
             return Ok(Decided::Empty);
         };
-        let cells = enclosed_volume_f64(vertices, triangles).abs() / (spacing as f64).powi(3);
+        let (volume, centre) = volume_and_centre(vertices, triangles);
+        let cells = volume.abs() / (spacing as f64).powi(3);
         // Saturates for a count beyond u64 (the cap refuses it).
         let target = cells.round() as u64;
         // The fill is never below both the target and the parity's count (it is the target,
@@ -178,13 +179,13 @@ impl Selection {
             return Ok(Decided::Over(at_least));
         }
         let near = band::near_surface(vertices, triangles, spacing, spacing, max_tests)?;
-        let quantum = spacing / 1024.0;
+        let quantum = spacing / DEPTH_CLASSES;
         let inside: Vec<bool> = near
             .iter()
             .map(|&((k, j, i), _)| rows.inside(i as i64, j as i64, k as i64))
             .collect();
-        // Signed depth in quanta: a point on the surface (within half a quantum) is 0 from
-        // either side, half in, so the dither alone decides it.
+        // Signed depth in classes: a point on the surface (within half a class) is 0 from
+        // either side, half in.
         let depths: Vec<i64> = near
             .iter()
             .zip(&inside)
@@ -202,9 +203,16 @@ impl Selection {
         let taken = target.saturating_sub(core).min(near.len() as u64);
         let mut order: Vec<usize> = (0..near.len()).collect();
         order.sort_unstable_by(|&p, &q| {
-            let rank = |n: usize| (Reverse(depths[n]), dither(near[n].0), near[n].0);
-            let ((dp, tp, kp), (dq, tq, kq)) = (rank(p), rank(q));
-            dp.cmp(&dq).then(tp.total_cmp(&tq)).then(kp.cmp(&kq))
+            let rank = |n: usize| {
+                let key = near[n].0;
+                let from_centre = (lattice_point(key, spacing) - centre).length_squared();
+                (Reverse(depths[n]), from_centre, dither(key), key)
+            };
+            let ((dp, cp, tp, kp), (dq, cq, tq, kq)) = (rank(p), rank(q));
+            dp.cmp(&dq)
+                .then(cp.total_cmp(&cq))
+                .then(tp.total_cmp(&tq))
+                .then(kp.cmp(&kq))
         });
         let mut band: Vec<(Key, bool)> = near.iter().map(|&(key, _)| (key, false)).collect();
         for &n in &order[..taken as usize] {
@@ -254,6 +262,16 @@ impl Selection {
     }
 }
 
+/// Depths closer than a spacing over this count as equal: a face's layer, or faces a hair
+/// apart (a 5 cm cube at r = 1.922 mm has its sides 0.004 of a spacing outside their layers
+/// and its top 0.018), which are ranked alike, nearest the centre first.
+const DEPTH_CLASSES: f32 = 8.0;
+
+/// Lattice point `key`'s position, in f64.
+fn lattice_point((k, j, i): Key, spacing: f32) -> DVec3 {
+    DVec3::new(i as f64 + 0.5, j as f64 + 0.5, k as f64 + 0.5) * spacing as f64
+}
+
 /// The ordered dither's threshold of lattice point `(k, j, i)`, in [0, 1): the R₃ sequence
 /// (Roberts 2018), whose steps are the inverse powers of the plastic number, the real root of
 /// x³ = x + 1. Any plane of the lattice sees it as an evenly spread 2-D sequence.
@@ -263,14 +281,20 @@ fn dither((k, j, i): Key) -> f64 {
     x - x.floor()
 }
 
-/// The signed volume a closed mesh encloses, summed in f64 in triangle order.
-fn enclosed_volume_f64(vertices: &[Vec3], triangles: &[[u32; 3]]) -> f64 {
-    let sum: f64 = triangles
-        .iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|i| vertices[i as usize].as_dvec3());
-            a.dot(b.cross(c))
-        })
-        .sum();
-    sum / 6.0
+/// The signed volume a closed mesh encloses and the centre of that volume (the bounding box's
+/// centre for a mesh without volume), summed in f64 in triangle order.
+fn volume_and_centre(vertices: &[Vec3], triangles: &[[u32; 3]]) -> (f64, DVec3) {
+    let (volume, moment) = triangles.iter().fold((0.0, DVec3::ZERO), |(v, m), t| {
+        let [a, b, c] = t.map(|i| vertices[i as usize].as_dvec3());
+        // The tetrahedron (origin, a, b, c): six times its signed volume, and its centroid.
+        let six = a.dot(b.cross(c));
+        (v + six, m + six * (a + b + c) / 4.0)
+    });
+    let centre = if volume != 0.0 && (moment / volume).is_finite() {
+        moment / volume
+    } else {
+        let (lo, hi) = crate::geometry::bounds(vertices);
+        (lo.as_dvec3() + hi.as_dvec3()) / 2.0
+    };
+    (volume / 6.0, centre)
 }
