@@ -18,10 +18,13 @@
 //!   of it (the band) are ranked. That is the centre-inside rule with its boundary moved in
 //!   or out by the fraction of a cell that makes the count exact: a ball fills as the ball of
 //!   lattice points of its own volume, a box's faces lose or gain part of a layer.
-//! - **Ties:** points equally deep (to 1/1024 of a spacing: a face's layer) are taken in the
-//!   order of an ordered dither, frac(i α₁ + j α₂ + k α₃) with the plastic number's powers
-//!   (the R₃ low-discrepancy sequence): a part-filled layer is thinned evenly, with no clumps
-//!   and no pattern aligned to an axis, and no two points ever closer than the lattice.
+//! - **Ties:** points about equally deep (within an eighth of a spacing: a face's layer, or
+//!   faces a hair apart) are taken nearest the volume's centre first. A part-filled layer is
+//!   then a compact plateau in the middle of each face, its edges and corners going first, as
+//!   surface tension would round them; a layer thinned evenly (tried first, by an ordered
+//!   dither) meshed as a dimpled face with lumps along the edges. Points as far from the
+//!   centre are ordered by the dither frac(i α₁ + j α₂ + k α₃) over the plastic number's
+//!   powers (the R₃ sequence), then by index.
 //!
 //! The points are a subset of the rest lattice, so liquid at rest starts uncompressed: no
 //! particle has a neighbour nearer, or more neighbours, than in the whole lattice; a face's
