@@ -226,13 +226,20 @@ def fall_height(ob, objects, floor):
     return min(floors) if floors else max(nozzle[2] - floor, 0.0)
 
 
+def liquid_particles(volume, radius):
+    """The particles a liquid object of `volume` m³ is filled with at `radius`: its volume over
+    a particle's (2r)³, rounded half away from zero, exactly the bake's count
+    (src/geometry/fill.rs)."""
+    return int(np.floor(volume / (2.0 * radius) ** 3 + 0.5))
+
+
 def particles_of(ob, radius, fps, frames):
     """(liquid, object) particles that one Gloop object makes at `radius` over `frames`."""
     kind = ob.gloop.type
     if kind == "EMITTER":
         return _emitted_particles(ob, radius, fps, frames), 0
     if kind == "LIQUID":
-        return int(volume_and_area(ob)[0] / (2.0 * radius) ** 3), 0
+        return liquid_particles(volume_and_area(ob)[0], radius), 0
     if kind == "OBSTACLE":
         return 0, _obstacle_particles(ob, radius)[0]
     return 0, 0

@@ -18,12 +18,6 @@ import numpy as np
 
 from . import domain, emission, estimate, export, resolution
 
-# A liquid with at least this many lattice cells of volume holds particles for sure; only
-# smaller ones are filled exactly (the rule of `Scene::validate`, src/scene/validate.rs).
-FEW_CELLS = 1000
-# The exact fill crosses every lattice row with every triangle at once; past this many pairs
-# it would cost more than a redraw should, and the bake's own check has the last word.
-MOST_ROW_TRIANGLE_PAIRS = 1_000_000
 # What Bake asks to confirm, as the core's `Scene::cautions` does (src/scene/cautions.rs): a
 # liquid of fewer particles than this does not flow or mesh as a liquid (a 2 mm cube at the
 # finest radius holds 8), and over this many object particles slow the bake's start and every
@@ -55,67 +49,10 @@ def _open_edges(ob):
 
 
 def holds_a_particle(ob, radius):
-    """False when the liquid lattice (spacing 2r, points at odd multiples of r) has no point
-    inside the object, so the bake would refuse it. True when it has one, or when the object
-    is too big to be in doubt (or too costly to fill exactly: the bake then decides)."""
-    volume = estimate.volume_and_area(ob)[0]
-    if volume / (2.0 * radius) ** 3 >= FEW_CELLS:
-        return True
-    return estimate.cached(ob, ("holds_a_particle", radius), lambda o: _lattice_hit(o, radius))
-
-
-def _lattice_hit(ob, radius):
-    """Whether any lattice point lies inside the closed mesh, by the parity of the crossings
-    ahead of it on its row's ray along +x: the fill of src/geometry/fill.rs, down to its
-    nudged rays."""
-    tris = estimate.world_triangles(ob).astype(np.float32)
-    if len(tris) == 0:
-        return False
-    spacing = np.float32(2.0 * radius)
-    corners = tris.reshape(-1, 3)
-    first = np.ceil(corners.min(axis=0) / spacing - np.float32(0.5))
-    last = np.ceil(corners.max(axis=0) / spacing - np.float32(0.5))
-    counts = (last - first + 1).astype(np.int64)
-    if (counts <= 0).any():
-        return False
-    if int(counts[1] * counts[2]) * len(tris) > MOST_ROW_TRIANGLE_PAIRS:
-        return True
-    xs, ys, zs = (
-        (np.arange(counts[a]) + first[a] + np.float32(0.5)).astype(np.float32) * spacing
-        for a in range(3)
-    )
-    row_y, row_z = (g.ravel() for g in np.meshgrid(ys, zs, indexing="ij"))
-    crossings = _ray_x_crossings(
-        tris,
-        row_y + spacing * np.float32(1.234567e-4),
-        row_z + spacing * np.float32(2.718281e-4),
-    )
-    for row in crossings:
-        row = np.sort(row[~np.isnan(row)])
-        ahead = len(row) - np.searchsorted(row, xs, side="right")
-        if (ahead % 2 == 1).any():
-            return True
-    return False
-
-
-def _ray_x_crossings(tris, y, z):
-    """Where the lines {(x, y_i, z_i)} cross each triangle: x per (row, triangle), NaN where
-    a line misses a triangle (src/geometry/fill.rs, `ray_x_crossing`)."""
-    a, b, c = (tris[None, :, k, :] for k in range(3))
-    y, z = y[:, None], z[:, None]
-    d = (b[..., 1] - a[..., 1]) * (c[..., 2] - a[..., 2]) - (c[..., 1] - a[..., 1]) * (
-        b[..., 2] - a[..., 2]
-    )
-    # A triangle edge-on to the rays (a cube's faces along x) is missed, as in the core; its
-    # determinant is replaced before dividing, so nothing divides by zero: the infinities
-    # that did summed to NaN in u + v, a RuntimeWarning on a 2 mm cube's redraw.
-    usable = np.abs(d) >= np.finfo(np.float32).tiny
-    d = np.where(usable, d, np.float32(1.0))
-    u = ((y - a[..., 1]) * (c[..., 2] - a[..., 2]) - (c[..., 1] - a[..., 1]) * (z - a[..., 2])) / d
-    v = ((b[..., 1] - a[..., 1]) * (z - a[..., 2]) - (y - a[..., 1]) * (b[..., 2] - a[..., 2])) / d
-    x = a[..., 0] + u * (b[..., 0] - a[..., 0]) + v * (c[..., 0] - a[..., 0])
-    hit = usable & (u >= 0) & (v >= 0) & (u + v <= 1)
-    return np.where(hit, x, np.nan)
+    """Whether the bake fills the liquid with any particle: it holds round(V / (2r)³) of them
+    (`estimate.liquid_particles`), so one needs half a particle's volume, wherever the object
+    sits on the lattice."""
+    return estimate.liquid_particles(estimate.volume_and_area(ob)[0], radius) >= 1
 
 
 def _shaped_by_modifiers(ob):

@@ -157,23 +157,31 @@ fn a_radius_over_the_particle_cap_is_refused() {
     assert!(message(scene.validate()).contains("Liquid"));
 }
 
-/// A liquid the particle lattice misses is refused by validation, before any bake starts
-/// (the lattice's points sit at odd multiples of r: a box between them holds none).
+/// A liquid of less than half a particle's volume (2r)³ is refused by validation, before any
+/// bake starts: the fill holds round(V / (2r)³) particles, wherever the liquid sits.
 #[test]
 fn a_liquid_too_small_for_one_particle_is_refused_naming_it() {
     let r = 0.005;
     let mut scene = sample();
     scene.settings.particle_radius = r;
+    // 0.6 of a cell across, around a lattice point: 0.22 of a particle's volume.
     scene.objects.push(common::liquid_box(
         "Droplet",
-        Vec3::splat(1.2 * r),
-        Vec3::splat(2.8 * r),
+        Vec3::splat(0.4 * r),
+        Vec3::splat(1.6 * r),
     ));
     let msg = message(scene.validate());
     assert!(
         msg.contains("'Droplet'") && msg.contains("too small") && msg.contains("particle_radius"),
         "{msg}"
     );
+    // 0.8 of a cell across, between lattice points: half a particle's volume, so one (the
+    // lattice-cell count gave none).
+    scene.objects.last_mut().unwrap().mesh =
+        gloop::geometry::box_mesh(Vec3::splat(1.2 * r), Vec3::splat(2.8 * r));
+    scene
+        .validate()
+        .expect("half a particle's volume holds one");
     // One lattice cell, exactly around one point: it holds that particle.
     scene.objects.last_mut().unwrap().mesh =
         gloop::geometry::box_mesh(Vec3::ZERO, Vec3::splat(2.0 * r));

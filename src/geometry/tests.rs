@@ -17,7 +17,7 @@ fn box_fill_gives_the_lattice_count() {
     let m = box_mesh(Vec3::ZERO, Vec3::new(1.0, 0.6, 0.4));
     let limits = FillLimits {
         max_points: 1000,
-        max_row_tests: 1000,
+        max_row_tests: 2000,
     };
     let pts = fill_closed_mesh(&m.vertices, &m.triangles, 0.1, limits).unwrap();
     assert_eq!(pts.len(), 240);
@@ -96,14 +96,27 @@ fn fill_refuses_meshes_beyond_the_lattice() {
     assert!(fill_closed_mesh(&m.vertices, &m.triangles, 0.0, limits).is_err());
 }
 
-/// The fill's own limits: too many points, too many ray tests; and its count is its length.
+/// The fill's own limits: too many points, too many ray tests, too many distance tests near
+/// the surface; and its count is its length.
 #[test]
 fn fill_counts_before_it_fills() {
     let m = box_mesh(Vec3::ZERO, Vec3::new(1.0, 0.6, 0.4));
-    assert_eq!(count_fill(&m.vertices, &m.triangles, 0.1, 1000), Ok(240));
+    let limits = |max_points, max_row_tests| FillLimits {
+        max_points,
+        max_row_tests,
+    };
+    assert_eq!(
+        count_fill(&m.vertices, &m.triangles, 0.1, limits(1000, 2000)),
+        Ok(240)
+    );
+    // Over the cap, the count it cannot be below, without searching the surface's band.
+    let over = count_fill(&m.vertices, &m.triangles, 0.1, limits(100, 1000)).unwrap();
+    assert!(over > 100, "{over}");
+    let why = count_fill(&m.vertices, &m.triangles, 0.1, limits(1000, 1000)).unwrap_err();
+    assert!(why.contains("1728 distance tests"), "{why}");
     let few_points = FillLimits {
         max_points: 239,
-        max_row_tests: 1000,
+        max_row_tests: 2000,
     };
     let why = fill_closed_mesh(&m.vertices, &m.triangles, 0.1, few_points).unwrap_err();
     assert!(why.contains("240 lattice points"), "{why}");

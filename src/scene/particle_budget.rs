@@ -6,7 +6,9 @@
 //! which `--frames` moves): liquids are filled there, obstacles and emitter nozzles sampled
 //! there, and their samples follow the surface from then on. So the count is taken at that
 //! pose, whichever pose the scene's motion starts with:
-//! - a liquid's count is exact: the fill's own count, from its ray crossings alone;
+//! - a liquid's count is exact: the fill's own count (its volume over (2r)³, settled by its ray
+//!   crossings and the lattice points near its surface), and past the cap a count over it
+//!   that the fill cannot be below, found from the crossings alone;
 //! - an obstacle's is an upper bound from its triangles' areas and perimeters
 //!   (`geometry::sampling_cost`);
 //! - an emitter's is what it emits within the bake's frames, plus one.
@@ -27,7 +29,11 @@ pub fn particles_made(object: &SceneObject, settings: &Settings) -> Result<u64, 
     let cap = settings.max_particles;
     match &object.role {
         Role::Liquid { .. } => {
-            geometry::count_fill(&vertices, triangles, 2.0 * r, max_fill_row_tests(cap))
+            let limits = geometry::FillLimits {
+                max_points: cap,
+                max_row_tests: max_fill_row_tests(cap),
+            };
+            geometry::count_fill(&vertices, triangles, 2.0 * r, limits)
         }
         Role::Obstacle { .. } => {
             let cost = sampling_within_limit(&vertices, triangles, settings, "its surface")?;

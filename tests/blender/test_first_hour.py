@@ -98,8 +98,9 @@ def test_a_liquid_too_small_for_the_radius_is_named_before_bake(addon, empty_sce
     import gloop_core  # installed by enabling the extension
 
     scene = empty_scene
-    # Its centre sits between lattice layers (odd multiples of 2 cm): no point falls inside.
-    honey_sphere(location=(0.0, 0.0, 0.12))
+    # A ball of radius 1.5 cm at r = 2 cm holds a fifth of a particle's (4 cm)³: no particle,
+    # wherever it sits (the fill holds round(V / (2r)³) of them).
+    honey_sphere(radius=0.015, location=(0.0, 0.0, 0.12))
     wooden_plane()
     scene.gloop.particle_radius = 0.02
     found = problems(addon, scene)
@@ -108,9 +109,9 @@ def test_a_liquid_too_small_for_the_radius_is_named_before_bake(addon, empty_sce
     with pytest.raises(RuntimeError, match="'Honey'.*too small"):
         bpy.ops.gloop.bake()
     assert not os.path.exists(os.path.join(bpy.path.abspath(scene.gloop.cache_dir), "bake.log"))
-    # Moved onto a lattice layer, four points fall inside: no complaint from either side.
-    bpy.data.objects["Honey"].location.z = 0.1
-    bpy.context.view_layer.update()  # as before a redraw: matrix_world follows the location
+    # Scaled ×2 it holds 1.7 particles' volume, so two: no complaint from either side.
+    bpy.data.objects["Honey"].scale = (2.0, 2.0, 2.0)
+    bpy.context.view_layer.update()  # as before a redraw: matrix_world follows the scale
     assert problems(addon, scene) == []
     path = addon.export.export_scene(
         scene, bpy.context.evaluated_depsgraph_get(), bpy.path.abspath(scene.gloop.cache_dir)

@@ -48,14 +48,24 @@ def test_quick_honey_on_a_cube_gives_a_scene_that_bakes(addon, empty_scene):
     assert (bounds[box.name][0] < bounds[floor.name][0] + 1e-6).all()
     assert bounds[box.name][0][2] < bounds[floor.name][0][2]
     assert (bounds[box.name][1] > bounds[honey.name][1]).all()
-    assert addon.preflight.preflight(scene).problems == []
+    flight = addon.preflight.preflight(scene)
+    assert flight.problems == []
 
     assert bpy.ops.gloop.bake() == {"FINISHED"}, scene.gloop.status_text
     cache = bpy.path.abspath(scene.gloop.cache_dir)
     last = gloop_core.read_particles(os.path.join(cache, f"particles_{FRAMES[1]:05d}.ply"))
     start = gloop_core.read_particles(os.path.join(cache, f"particles_{FRAMES[0]:05d}.ply"))
-    print(f"Quick Honey cube: {start['count']:,} particles, {last['count']:,} at frame 6")
+    held = start["count"] * (2.0 * flight.radius) ** 3
+    print(
+        f"Quick Honey cube: {start['count']:,} particles at r = {flight.radius * 1e3:.3f} mm "
+        f"({held * 1e6:.1f} mL of 125 mL; the panel said {flight.estimate.liquid:,}), "
+        f"{last['count']:,} at frame 6"
+    )
     assert last["count"] == start["count"] > 1000  # all landed on the floor, none lost
+    # Issue 42: the particles hold the cube's volume (2,744 of them held 155 mL), and the
+    # panel's estimate is the bake's count.
+    assert held == pytest.approx(0.05**3, rel=0.03)
+    assert start["count"] == flight.estimate.liquid
     scene.frame_set(FRAMES[1])
     assert len(scene.gloop.liquid_object.data.polygons) > 0  # the surface mesh
 
