@@ -138,13 +138,10 @@ fn colours_by_material(
         return Ok(None);
     }
     // Material ids are ushort, exact in f32.
-    let ids: Vec<u16> = material.iter().map(|&m| m as u16).collect();
-    let per_particle = colours
-        .colours_of(&ids)
+    let flat = colours
+        .flat_colours_of(material.iter().map(|&m| m as u16))
         .map_err(|m| GloopError::file(path, format!("gives no colour for material {m}")))?;
-    Ok(Some(Data::F32(
-        per_particle.into_iter().flatten().collect(),
-    )))
+    Ok(Some(Data::F32(flat)))
 }
 
 /// Reads a surface file and derives its edges (all off the GIL): (vertex count, triangle

@@ -82,12 +82,24 @@ impl MaterialColours {
         self.0.get(&material).copied()
     }
 
-    /// Every particle's colour from its material; `Err(material)` names one without a colour.
-    pub fn colours_of(&self, material: &[u16]) -> Result<Vec<[f32; 3]>, u16> {
-        material
-            .iter()
-            .map(|&m| self.colour_of(m).ok_or(m))
-            .collect()
+    /// Every particle's colour from its material, flat (`r g b r g b …`), for the add-on;
+    /// `Err(material)` names one without a colour. A table indexed by material, as playback
+    /// reads tens of thousands of particles a frame.
+    pub fn flat_colours_of(
+        &self,
+        material: impl ExactSizeIterator<Item = u16>,
+    ) -> Result<Vec<f32>, u16> {
+        let last = self.0.keys().next_back().map_or(0, |&m| m as usize + 1);
+        let mut table = vec![None; last];
+        for (&m, c) in &self.0 {
+            table[m as usize] = Some(*c);
+        }
+        let mut flat = Vec::with_capacity(material.len() * 3);
+        for m in material {
+            let c = table.get(m as usize).copied().flatten().ok_or(m)?;
+            flat.extend_from_slice(&c);
+        }
+        Ok(flat)
     }
 }
 
@@ -106,14 +118,20 @@ mod tests {
         let colour = [awkward[0], awkward[1], awkward[2]].repeat(2);
         let shared = MaterialColours::shared_by(&material, &colour).unwrap();
         let back = MaterialColours::from_comments(&shared.comments()).unwrap();
-        assert_eq!(back.colours_of(&material).unwrap().len(), 6);
+        let flat = back.flat_colours_of(material.iter().copied()).unwrap();
+        let expected: Vec<u32> = colour.iter().flatten().map(|v| v.to_bits()).collect();
+        assert_eq!(
+            flat.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            expected
+        );
         for (m, c) in material.iter().zip(&colour) {
             assert_eq!(
                 back.colour_of(*m).unwrap().map(f32::to_bits),
                 c.map(f32::to_bits)
             );
         }
-        assert_eq!(back.colours_of(&[0, 3]), Err(3));
+        assert_eq!(back.flat_colours_of([0, 3].into_iter()), Err(3));
+        assert_eq!(back.flat_colours_of([0, 9].into_iter()), Err(9)); // beyond the last
     }
 
     #[test]
