@@ -26,9 +26,10 @@ SOLVER_BYTES_PER_OBJECT_PARTICLE = 120
 # mesh): the peak with surfaces less the peak without, over the same bakes and three pours,
 # 450–520 bytes, 490 on average.
 MESHER_BYTES_PER_SURFACE_VERTEX = 490
-# Particle cache file record: 10 floats + a ushort (position, velocity, material, colour and
-# the density correction's carried step; src/cache/particles.rs).
-CACHE_BYTES_PER_PARTICLE = 42
+# Particle cache file record: 7 floats + a ushort (position, velocity, material and the
+# density correction's carried step; src/cache/particles.rs). Colours are stored once per
+# material, since every particle keeps its material's colour (src/cache/material_colours.rs).
+CACHE_BYTES_PER_PARTICLE = 30
 # Surface PLY records (src/surface/ply.rs): a vertex is xyz and velocity in float32 and
 # 8-bit sRGB colour; a face is a uchar count and three uint32 indices.
 SURFACE_BYTES_PER_VERTEX = 27

@@ -20,6 +20,7 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::cache::MaterialColours;
 use crate::error::GloopError;
 use crate::scene::Scene;
 use array::{Array, Data};
@@ -82,8 +83,9 @@ fn put_arrays(py: Python<'_>, dict: &Bound<'_, PyDict>, arrays: Arrays) -> PyRes
 }
 
 /// `read_particles(path) -> dict`: `count`, `frame` (from the file's comment, or None), and
-/// flat little-endian arrays `position`, `velocity`, `colour` (float32 × 3 per particle, or
-/// None if the file lacks them) and `material` (float32 per particle, or None).
+/// flat little-endian arrays `position`, `velocity`, `colour` (float32 × 3 per particle: from
+/// the file's per-material colours if it stores none per particle; None if it has neither)
+/// and `material` (float32 per particle, or None).
 #[pyfunction]
 fn read_particles<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
     let (count, frame, arrays) = py
@@ -99,7 +101,16 @@ fn read_particles<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
                     ("colour", ["red", "green", "blue"]),
                 ],
             );
-            arrays.push(("material", data.column(vertex, "material").map(Data::F32)));
+            let material = data.column(vertex, "material");
+            if arrays
+                .iter()
+                .any(|(key, a)| *key == "colour" && a.is_none())
+            {
+                let colour = colours_by_material(&data, material.as_deref(), &path)?;
+                arrays.retain(|(key, _)| *key != "colour");
+                arrays.push(("colour", colour));
+            }
+            arrays.push(("material", material.map(Data::F32)));
             Ok((vertex.count, frame_comment(&data), arrays))
         })
         .map_err(to_py)?;
@@ -108,6 +119,29 @@ fn read_particles<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
     dict.set_item("frame", frame)?;
     put_arrays(py, &dict, arrays)?;
     Ok(dict)
+}
+
+/// The particles' colours from their materials' `gloop material_colour` comments, for files
+/// that store colours per material (`cache::MaterialColours`); `None` for a file with neither
+/// (another tool's), as before.
+fn colours_by_material(
+    data: &ply_read::PlyData,
+    material: Option<&[f32]>,
+    path: &Path,
+) -> Result<Option<Data>, GloopError> {
+    let colours =
+        MaterialColours::from_comments(&data.comments).map_err(|e| GloopError::file(path, e))?;
+    let Some(material) = material else {
+        return Ok(None);
+    };
+    if colours == MaterialColours::default() && !material.is_empty() {
+        return Ok(None);
+    }
+    // Material ids are ushort, exact in f32.
+    let flat = colours
+        .flat_colours_of(material.iter().map(|&m| m as u16))
+        .map_err(|m| GloopError::file(path, format!("gives no colour for material {m}")))?;
+    Ok(Some(Data::F32(flat)))
 }
 
 /// Reads a surface file and derives its edges (all off the GIL): (vertex count, triangle

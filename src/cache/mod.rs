@@ -23,6 +23,7 @@ mod frame_line;
 mod hash;
 pub mod lock;
 mod manifest;
+mod material_colours;
 mod particles;
 mod paths;
 mod process;
@@ -33,6 +34,7 @@ pub use frame_line::FrameLine;
 pub use hash::scene_hash;
 pub use lock::{lock_holder, CacheLock, LockHolder};
 pub use manifest::{LiquidInfo, Manifest, CACHE_FORMAT_VERSION};
+pub use material_colours::MaterialColours;
 pub use particles::{
     check_particles_length, read_particles, read_particles_header, write_particles,
     ParticleFileInfo,

@@ -1,7 +1,11 @@
 //! Particle files: one binary little-endian PLY per frame, element `vertex` with
-//! `float x y z, float vx vy vz, ushort material, float red green blue, float density_step`
-//! and a comment line `gloop frame N`. Written and parsed with ply-rs-bw; floats are stored
-//! bit for bit.
+//! `float x y z, float vx vy vz, ushort material, float density_step` (30 bytes a particle)
+//! and the comment lines `gloop frame N` and, per material, `gloop material_colour M R G B`:
+//! every particle has its material's colour ([`super::material_colours`]). A frame whose
+//! particles of one material differ in colour keeps `float red green blue` per particle, after
+//! `material` (42 bytes), as every file did before colours were stored per material; such
+//! files read as they always did. Written and parsed with ply-rs-bw; floats are stored bit for
+//! bit.
 //!
 //! `density_step` is the solver's state beyond what a renderer needs: the density
 //! correction's summed steps, which the next frame's first substep starts from
@@ -19,12 +23,13 @@ use ply_rs_bw::ply::{
 };
 use ply_rs_bw::writer::Writer;
 
+use super::material_colours::MaterialColours;
 use crate::atomic_file::write_atomically_with;
 use crate::error::{GloopError, Result};
 use crate::sim::LiquidParticles;
 
-/// The vertex properties in file order, with their types: those every particle file has,
-/// then the solver's carried state (`CARRIED`), which older files lack.
+/// The vertex properties in file order, with their types, of a file with every optional
+/// column: the per-particle colour (`COLOUR`) and the solver's carried state (`CARRIED`).
 const PROPERTIES: [(&str, ScalarType); 11] = [
     ("x", ScalarType::Float),
     ("y", ScalarType::Float),
@@ -38,15 +43,56 @@ const PROPERTIES: [(&str, ScalarType); 11] = [
     ("blue", ScalarType::Float),
     ("density_step", ScalarType::Float),
 ];
-/// How many of `PROPERTIES`, from the end, a file may leave out.
-const CARRIED: usize = 1;
+const COLOUR: [&str; 3] = ["red", "green", "blue"];
+const CARRIED: &str = "density_step";
 
-/// Bytes per particle in the payload of a file with the first `properties` of `PROPERTIES`.
-fn record_bytes(properties: usize) -> u64 {
-    PROPERTIES[..properties]
-        .iter()
-        .map(|(_, t)| if *t == ScalarType::UShort { 2 } else { 4 })
-        .sum()
+/// Which optional columns a file has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Layout {
+    /// Colours per particle; without them, per material in the header.
+    colours: bool,
+    /// The density correction's carried steps (files written before they were stored lack
+    /// them).
+    carried: bool,
+}
+
+impl Layout {
+    /// What this build writes: colours per particle only where a material's particles differ.
+    fn written(colours_per_material: bool) -> Layout {
+        Layout {
+            colours: !colours_per_material,
+            carried: true,
+        }
+    }
+
+    /// The layouts a file may have: today's two and the one before the carried steps.
+    const READABLE: [Layout; 3] = [
+        Layout {
+            colours: false,
+            carried: true,
+        },
+        Layout {
+            colours: true,
+            carried: true,
+        },
+        Layout {
+            colours: true,
+            carried: false,
+        },
+    ];
+
+    fn properties(self) -> impl Iterator<Item = (&'static str, ScalarType)> {
+        PROPERTIES.into_iter().filter(move |(name, _)| {
+            (self.colours || !COLOUR.contains(name)) && (self.carried || *name != CARRIED)
+        })
+    }
+
+    /// Bytes per particle in the payload.
+    fn record_bytes(self) -> u64 {
+        self.properties()
+            .map(|(_, t)| if t == ScalarType::UShort { 2 } else { 4 })
+            .sum()
+    }
 }
 
 /// One particle as ply-rs-bw sees it.
@@ -106,14 +152,18 @@ impl PropertyAccess for Record {
     }
 }
 
-/// A header for `count` particles with the first `properties` of `PROPERTIES`.
-fn header(frame: i32, count: usize, properties: usize) -> Header {
+/// A header for `count` particles in `layout`, with the materials' colours if the layout has
+/// none per particle.
+fn header(frame: i32, count: usize, layout: Layout, colours: Option<&MaterialColours>) -> Header {
     let mut header = Header::new();
     header.encoding = Encoding::BinaryLittleEndian;
     header.comments.push(format!("gloop frame {frame}"));
+    header
+        .comments
+        .extend(colours.map(MaterialColours::comments).unwrap_or_default());
     let mut vertex = ElementDef::new("vertex".to_string());
     vertex.count = count;
-    for (name, scalar) in PROPERTIES.into_iter().take(properties) {
+    for (name, scalar) in layout.properties() {
         vertex.properties.add(PropertyDef::new(
             name.to_string(),
             PropertyType::Scalar(scalar),
@@ -142,8 +192,9 @@ pub fn write_particles(path: &Path, frame: i32, particles: &LiquidParticles) -> 
             density_step: particles.density_steps.get(i).copied().unwrap_or(0.0),
         })
         .collect();
+    let shared = MaterialColours::shared_by(&particles.material, &particles.colour);
     let mut ply = Ply::<Record>::new();
-    ply.header = header(frame, n, PROPERTIES.len());
+    ply.header = header(frame, n, Layout::written(shared.is_some()), shared.as_ref());
     ply.payload.insert("vertex".to_string(), records);
     write_atomically_with(path, |w| {
         Writer::<Record>::new()
@@ -159,16 +210,16 @@ pub struct ParticleFileInfo {
     /// From the `gloop frame N` comment, if present.
     pub frame: Option<i32>,
     pub particles: usize,
-    /// How many of `PROPERTIES` the file has (all, or all but the `CARRIED` ones).
-    properties: usize,
+    layout: Layout,
 }
 
-/// Reads and checks the header: binary little-endian, one `vertex` element with exactly our
-/// properties (or all but the `CARRIED` ones). Leaves `reader` at the start of the payload.
+/// Reads and checks the header: binary little-endian, one `vertex` element with exactly the
+/// properties of one of the `Layout::READABLE`, and the materials' colours if the layout has
+/// none per particle. Leaves `reader` at the start of the payload.
 fn read_checked_header<R: std::io::BufRead>(
     path: &Path,
     reader: &mut Reader<R>,
-) -> Result<ParticleFileInfo> {
+) -> Result<(ParticleFileInfo, MaterialColours)> {
     let bad = |why: String| GloopError::file(path, format!("not a Gloop particle file: {why}"));
     let header = Parser::<Record>::new()
         .read_header(reader)
@@ -185,38 +236,38 @@ fn read_checked_header<R: std::io::BufRead>(
         .values()
         .map(|p| (p.name.as_str(), &p.data_type))
         .collect();
-    let expected: Vec<(&str, PropertyType)> = PROPERTIES
-        .iter()
-        .map(|(n, t)| (*n, PropertyType::Scalar(t.clone())))
-        .collect();
-    let layouts = [expected.len(), expected.len() - CARRIED];
-    let same = layouts.contains(&found.len())
-        && found
-            .iter()
-            .zip(&expected)
-            .all(|(a, b)| a.0 == b.0 && *a.1 == b.1);
-    if !same {
+    let layout = Layout::READABLE.into_iter().find(|layout| {
+        found.len() == layout.properties().count()
+            && found
+                .iter()
+                .zip(layout.properties())
+                .all(|(a, b)| a.0 == b.0 && *a.1 == PropertyType::Scalar(b.1))
+    });
+    let Some(layout) = layout else {
         return Err(bad(format!(
-            "vertex properties are {:?}, expected {:?}",
+            "vertex properties are {:?}, expected {:?} (red, green and blue may be left out, \
+             density_step too in older files)",
             found.iter().map(|p| p.0).collect::<Vec<_>>(),
             PROPERTIES.iter().map(|p| p.0).collect::<Vec<_>>()
         )));
-    }
+    };
+    let colours = MaterialColours::from_comments(&header.comments).map_err(bad)?;
     let frame = header
         .comments
         .iter()
         .find_map(|c| c.strip_prefix("gloop frame ")?.trim().parse().ok());
-    Ok(ParticleFileInfo {
+    let info = ParticleFileInfo {
         frame,
         particles: vertex.count,
-        properties: found.len(),
-    })
+        layout,
+    };
+    Ok((info, colours))
 }
 
 /// Reads only the header of a particle file (cheap: for `gloop info` and resume checks).
 pub fn read_particles_header(path: &Path) -> Result<ParticleFileInfo> {
     let file = std::fs::File::open(path).map_err(|e| GloopError::io(path, e))?;
-    read_checked_header(path, &mut Reader::new(BufReader::new(file)))
+    read_checked_header(path, &mut Reader::new(BufReader::new(file))).map(|(info, _)| info)
 }
 
 /// Checks that a particle file is as long as its header says, reading only the header: the
@@ -232,14 +283,14 @@ pub fn check_particles_length(path: &Path) -> Result<ParticleFileInfo> {
         .read_to_end(&mut head)
         .map_err(|e| GloopError::io(path, e))?;
     let mut reader = Reader::new(std::io::Cursor::new(head.as_slice()));
-    let info = read_checked_header(path, &mut reader)?;
+    let (info, _) = read_checked_header(path, &mut reader)?;
     check_payload_length(path, info, length - reader.get_ref().position())?;
     Ok(info)
 }
 
 /// The payload (what follows the header) must hold exactly the announced particles.
 fn check_payload_length(path: &Path, info: ParticleFileInfo, payload: u64) -> Result<()> {
-    let expected = (info.particles as u64).saturating_mul(record_bytes(info.properties));
+    let expected = (info.particles as u64).saturating_mul(info.layout.record_bytes());
     if payload != expected {
         let why = if payload < expected {
             "truncated"
@@ -263,7 +314,7 @@ fn check_payload_length(path: &Path, info: ParticleFileInfo, payload: u64) -> Re
 pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
     let bytes = std::fs::read(path).map_err(|e| GloopError::io(path, e))?;
     let mut reader = Reader::new(std::io::Cursor::new(bytes.as_slice()));
-    let info = read_checked_header(path, &mut reader)?;
+    let (info, colours) = read_checked_header(path, &mut reader)?;
     // Check the payload size first: it gives a clear message for the commonest damage (a copy
     // or download cut short) and keeps a corrupt count from driving a huge allocation.
     let header_len = reader.get_ref().position();
@@ -271,11 +322,24 @@ pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
     let records = read_payload(path, &mut reader, info)?;
     let mut particles = LiquidParticles::default();
     for r in &records {
+        let colour = match info.layout.colours {
+            true => r.colour,
+            false => colours.colour_of(r.material).ok_or_else(|| {
+                GloopError::file(
+                    path,
+                    format!(
+                        "particle file gives no colour for material {} (no 'gloop \
+                         material_colour {}' comment)",
+                        r.material, r.material
+                    ),
+                )
+            })?,
+        };
         particles.push(
             Vec3::from_array(r.p),
             Vec3::from_array(r.v),
             r.material,
-            r.colour,
+            colour,
         );
     }
     // All zero (a first frame, a file without them) is no carry at all, as in the solver
@@ -291,7 +355,7 @@ fn read_payload<R: std::io::BufRead + Read>(
     reader: &mut Reader<R>,
     info: ParticleFileInfo,
 ) -> Result<Vec<Record>> {
-    let header = header(0, info.particles, info.properties);
+    let header = header(0, info.particles, info.layout, None);
     let element = &header.elements["vertex"];
     Parser::<Record>::new()
         .read_payload_for_element(reader, element, &header)

@@ -60,6 +60,49 @@ def write_particles(path, frame, positions, velocities, colours, material=None):
         f.write(rec.tobytes())
 
 
+PARTICLE_BY_MATERIAL_DTYPE = np.dtype(
+    [
+        ("x", "<f4"),
+        ("y", "<f4"),
+        ("z", "<f4"),
+        ("vx", "<f4"),
+        ("vy", "<f4"),
+        ("vz", "<f4"),
+        ("material", "<u2"),
+        ("density_step", "<f4"),
+    ]
+)
+
+
+def write_particles_by_material(path, frame, positions, velocities, material, colours):
+    """A particle file as Gloop writes them since issue 41 when every particle has its
+    material's colour: no per-particle colour, one `gloop material_colour` comment per entry of
+    `colours` ({material: (r, g, b)})."""
+    n = len(positions)
+    rec = np.zeros(n, dtype=PARTICLE_BY_MATERIAL_DTYPE)
+    for k, name in enumerate("xyz"):
+        rec[name] = positions[:, k]
+        rec["v" + name] = velocities[:, k]
+    rec["material"] = material
+    comments = "".join(
+        f"comment gloop material_colour {m} {r!r} {g!r} {b!r}\n"
+        for m, (r, g, b) in sorted(colours.items())
+    )
+    header = (
+        "ply\nformat binary_little_endian 1.0\n"
+        f"comment gloop frame {frame}\n"
+        f"{comments}"
+        f"element vertex {n}\n"
+        "property float x\nproperty float y\nproperty float z\n"
+        "property float vx\nproperty float vy\nproperty float vz\n"
+        "property ushort material\nproperty float density_step\n"
+        "end_header\n"
+    )
+    with open(path, "wb") as f:
+        f.write(header.encode("ascii"))
+        f.write(rec.tobytes())
+
+
 def write_surface(path, positions, triangles, normals, colours, velocities):
     n = len(positions)
     rec = np.zeros(n, dtype=SURFACE_VERTEX_DTYPE)

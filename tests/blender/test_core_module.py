@@ -68,6 +68,29 @@ def test_read_particles_and_frame_comment(core, tmp_path):
     assert (np.frombuffer(data["material"], "<f4") == 7).all()
 
 
+def test_read_particles_gives_each_particle_its_materials_colour(core, tmp_path):
+    """Files that store colours once per material (`gloop material_colour` comments) read as
+    if every particle had its own."""
+    rng = np.random.default_rng(4)
+    pos = rng.normal(size=(90, 3)).astype(np.float32)
+    material = np.arange(90) % 3 * 5  # materials 0, 5 and 10
+    colours = {0: (0.8, 0.42, 0.05), 5: (0.1, 0.2, 0.3), 10: (1.0, 1.0, 1.0)}
+    path = str(tmp_path / "particles_00003.ply")
+    plyfiles.write_particles_by_material(path, 3, pos, -pos, material, colours)
+    data = core.read_particles(path)
+    assert data["count"] == 90 and data["frame"] == 3
+    assert np.array_equal(np.frombuffer(data["position"], "<f4").reshape(-1, 3), pos)
+    assert np.array_equal(np.frombuffer(data["material"], "<f4"), material)
+    expected = np.array([colours[m] for m in material], dtype=np.float32)
+    assert np.array_equal(np.frombuffer(data["colour"], "<f4").reshape(-1, 3), expected)
+
+    del colours[10]
+    plyfiles.write_particles_by_material(path, 3, pos, -pos, material, colours)
+    with pytest.raises(core.GloopError, match="no colour for material 10") as error:
+        core.read_particles(path)
+    assert path in str(error.value)
+
+
 def test_ascii_ply_with_quads_from_another_tool(core, tmp_path):
     path = tmp_path / "surface_00001.ply"
     path.write_text(

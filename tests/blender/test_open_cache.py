@@ -147,6 +147,39 @@ def _refused(scene, directory, *words):
     assert scene.gloop.liquid_object is None
 
 
+def _colours(ob):
+    colour = np.empty(len(ob.data.vertices) * 4, dtype=np.float32)
+    ob.data.attributes["gloop_colour"].data.foreach_get("color", colour)
+    return colour.reshape(-1, 4)[:, :3]
+
+
+def test_a_cache_with_colours_per_particle_opens_as_before(empty_scene, cache_copy, tmp_path):
+    """Caches written before colours were stored once per material (42 bytes a particle)
+    show the same particles, in the same colours, as today's."""
+    old = cache_fixtures.copy_cache(cache_copy, tmp_path / "old")
+    for folder in (cache_copy, old):  # particles only: the files under test are shown
+        for name in os.listdir(folder):
+            if name.startswith("surface_"):
+                os.remove(os.path.join(folder, name))
+    for frame in range(1, FRAMES + 1):
+        path = os.path.join(old, f"particles_{frame:05d}.ply")
+        today = os.path.getsize(path)
+        cache_fixtures.with_colours_per_particle(path)
+        assert os.path.getsize(path) > today * 1.3  # 42 bytes a particle against 30
+    scene = empty_scene
+    shown = {}
+    for folder in (cache_copy, old):
+        assert _open(folder) == {"FINISHED"}
+        scene.frame_set(FRAMES)
+        liquid = scene.gloop.liquid_object
+        assert liquid.modifiers["Gloop Points"].show_render
+        shown[folder] = (_positions(liquid), _colours(liquid))
+    (pos, colour), (old_pos, old_colour) = shown[cache_copy], shown[old]
+    assert len(pos) > 1000 and np.array_equal(pos, old_pos)
+    assert np.array_equal(colour, old_colour)
+    assert np.allclose(colour, colour[0]) and colour[0][0] > colour[0][2]  # honey, amber
+
+
 def test_a_folder_that_is_not_a_cache_is_refused(empty_scene, tmp_path):
     (tmp_path / "notes.txt").write_text("not a cache")
     _refused(empty_scene, tmp_path, "not a Gloop cache folder", "manifest.json")

@@ -32,13 +32,12 @@ def write_cache(cache_dir):
     rng = np.random.default_rng(7)
     for f in PARTICLE_FRAMES:
         pos = rng.uniform(-0.2, 0.2, (500, 3)) + (0.0, 0.0, 0.5)
-        plyfiles.write_particles(
-            os.path.join(cache_dir, f"particles_{f:05d}.ply"),
-            f,
-            pos,
-            np.zeros_like(pos),
-            np.tile(AMBER, (500, 1)),
-        )
+        path = os.path.join(cache_dir, f"particles_{f:05d}.ply")
+        if f == PARTICLE_FRAMES[0]:  # colour per particle, as caches before issue 41
+            plyfiles.write_particles(path, f, pos, np.zeros_like(pos), np.tile(AMBER, (500, 1)))
+        else:  # colour per material, as Gloop writes them now
+            zero = np.zeros(500, dtype=np.uint16)
+            plyfiles.write_particles_by_material(path, f, pos, pos * 0, zero, {0: AMBER})
 
 
 @pytest.fixture
@@ -101,6 +100,16 @@ def test_particle_fallback_renders_as_points(cached_scene):
     geometry = evaluated.evaluated_geometry() if hasattr(evaluated, "evaluated_geometry") else None
     if geometry is not None:
         assert geometry.pointcloud is not None and len(geometry.pointcloud.points) == 500
+
+
+def test_particles_show_their_colour_stored_per_particle_or_per_material(cached_scene):
+    scene, liquid = cached_scene
+    for frame in PARTICLE_FRAMES:
+        scene.frame_set(frame)
+        assert len(liquid.data.vertices) == 500
+        colour = np.empty(500 * 4, dtype=np.float32)
+        liquid.data.attributes["gloop_colour"].data.foreach_get("color", colour)
+        assert np.allclose(colour.reshape(-1, 4)[:, :3], AMBER, atol=1e-6), frame
 
 
 def test_playback_creates_no_datablocks(cached_scene):
