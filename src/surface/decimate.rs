@@ -23,7 +23,14 @@
 //! - its error is a quadric (distance to the planes of the removed triangles), which can
 //!   underestimate the real distance on thin, curved parts: where a sample (vertex or
 //!   centroid) of the cube before or after is farther than the bound from the other, the
-//!   vertices around it are locked and the cube decimated again.
+//!   vertices around it are locked and the cube decimated again;
+//! - it rejects a collapse that turns a triangle by more than ~75°, but a triangle can turn
+//!   further over several collapses: on the honey-drop film (frame 150) two of 0.26 and 0.6 r²
+//!   ended up facing into the liquid, and the one in view rendered as a dark dot (a ray
+//!   entering the honey there meets a back face, so Cycles refracts and absorbs along that
+//!   path as if leaving it). A triangle that faces against the surface it was cut from
+//!   (against the sum of its corners' normals on the undecimated surface) gets the vertices
+//!   around it locked, and the cube is decimated again.
 //!
 //! A cube that does not pass within [`ATTEMPTS`] is kept as it was. Vertices where the colour
 //! changes (paints meeting) are kept. The marching-cubes surface itself is not always closed
@@ -68,10 +75,11 @@ pub struct Decimated {
     pub triangles: Vec<[u32; 3]>,
 }
 
-/// Decimates the surface within `bounds` (see the module's notes); `colours` per vertex, and
-/// the vertices with `keep` set are kept.
+/// Decimates the surface within `bounds` (see the module's notes); `normals` (its vertex
+/// normals) and `colours` per vertex, and the vertices with `keep` set are kept.
 pub fn decimate(
     positions: &[Vec3],
+    normals: &[Vec3],
     colours: &[[f32; 3]],
     triangles: &[[u32; 3]],
     keep: &[bool],
@@ -91,7 +99,7 @@ pub fn decimate(
             .filter(|&v| keep.get(v as usize).copied().unwrap_or(false))
             .collect();
         for offset in [0.0, 0.5 * bounds.chunk] {
-            kept = simplify_in_chunks(positions, colours, &kept, &keep, &half, offset);
+            kept = simplify_in_chunks(positions, normals, colours, &kept, &keep, &half, offset);
         }
     }
 
@@ -119,9 +127,11 @@ pub fn decimate(
 
 /// The triangles cut into cubes (by centroid, the grid shifted by `offset`), each decimated with
 /// the vertices it shares with another cube and those in `keep` (sorted) locked, joined in cube
-/// order; a cube that does not pass is kept as it was.
+/// order; a cube that does not pass is kept as it was. `normals` are the undecimated surface's
+/// vertex normals, which no decimated triangle may face against.
 fn simplify_in_chunks(
     positions: &[Vec3],
+    normals: &[Vec3],
     colours: &[[f32; 3]],
     triangles: &[[u32; 3]],
     keep: &[u32],
@@ -158,7 +168,7 @@ fn simplify_in_chunks(
     let mut results: Vec<Vec<[u32; 3]>> = chunks
         .par_iter()
         .map(|chunk| {
-            simplify_part(positions, colours, chunk, &shared, bounds)
+            simplify_part(positions, normals, colours, chunk, &shared, bounds)
                 .unwrap_or_else(|| chunk.clone())
         })
         .collect();
@@ -197,6 +207,7 @@ fn simplify_in_chunks(
 /// passed the checks.
 fn simplify_part(
     positions: &[Vec3],
+    normals: &[Vec3],
     colours: &[[f32; 3]],
     triangles: &[[u32; 3]],
     locked: &[u32],
@@ -219,6 +230,9 @@ fn simplify_part(
         .map(|v| locked.binary_search(v).is_ok())
         .collect();
     let open_before = unpaired_edges(&before);
+    // The cube's own triangles, each as it is wound, starting at its smallest vertex.
+    let mut before_sorted: Vec<[u32; 3]> = before.iter().map(canonical).collect();
+    before_sorted.sort_unstable();
     let mut radius = bounds.lock_radius;
     // Where paints meet, the vertices that carry the blend stay: a vertex whose colour differs
     // from a neighbour's by more than COLOUR_STEP in a channel is locked.
@@ -271,6 +285,20 @@ fn simplify_part(
             radius *= 2.0;
             continue;
         }
+        // Only the triangles decimation made are judged: smoothing folds a few of marching
+        // cubes' tiniest triangles (hundredths of r²), and those would fail every attempt.
+        let turned: Vec<u32> = out
+            .iter()
+            .filter(|t| !is_among(t, &before_sorted))
+            .filter(|t| faces_against(&xyz, t, |v| normals[used[v as usize] as usize]))
+            .flatten()
+            .copied()
+            .collect();
+        if !turned.is_empty() {
+            lock_near(&xyz, &turned, radius, &mut lock);
+            radius *= 2.0;
+            continue;
+        }
         return Some(out.iter().map(|t| t.map(|v| used[v as usize])).collect());
     }
     None
@@ -315,6 +343,38 @@ fn without_collapsed_pieces(
         })
         .copied()
         .collect()
+}
+
+/// A triangle rotated to start at its smallest vertex (the same triangle, wound the same way).
+fn canonical(t: &[u32; 3]) -> [u32; 3] {
+    let k = (0..3).min_by_key(|&k| t[k]).unwrap_or(0);
+    [t[k], t[(k + 1) % 3], t[(k + 2) % 3]]
+}
+
+/// Whether `t` is one of the `sorted` canonical triangles (see [`canonical`]).
+fn is_among(t: &[u32; 3], sorted: &[[u32; 3]]) -> bool {
+    sorted.binary_search(&canonical(t)).is_ok()
+}
+
+/// A triangle's height below which, as a fraction of its longest side, it counts as a line: its
+/// normal is then rounding noise, and it covers no area a ray could meet.
+const SLIVER: f32 = 1e-3;
+
+/// Whether the triangle `t` (over `positions`) faces against the surface it was cut from: its
+/// normal against the sum of its corners' undecimated normals (`normal_of`). Slivers (see
+/// [`SLIVER`]) have no orientation to judge.
+fn faces_against(positions: &[Vec3], t: &[u32; 3], normal_of: impl Fn(u32) -> Vec3) -> bool {
+    let [a, b, c] = t.map(|v| positions[v as usize]);
+    let n = (b - a).cross(c - a);
+    let longest = (b - a)
+        .length_squared()
+        .max((c - b).length_squared())
+        .max((a - c).length_squared());
+    // |n| is twice the area, so |n| / longest side is the height; squared to avoid roots.
+    if n.length_squared() <= SLIVER * SLIVER * longest * longest {
+        return false;
+    }
+    n.dot(t.iter().map(|&v| normal_of(v)).sum::<Vec3>()) < 0.0
 }
 
 fn indices_as_triangles(indices: &[u32]) -> Vec<[u32; 3]> {
@@ -407,6 +467,36 @@ mod tests {
         }
     }
 
+    /// Area-weighted vertex normals, as the mesher passes them.
+    fn normals(positions: &[Vec3], triangles: &[[u32; 3]]) -> Vec<Vec3> {
+        let mut normals = vec![Vec3::ZERO; positions.len()];
+        for t in triangles {
+            let [a, b, c] = t.map(|v| positions[v as usize]);
+            for &v in t {
+                normals[v as usize] += (b - a).cross(c - a);
+            }
+        }
+        normals.iter().map(|n| n.normalize_or_zero()).collect()
+    }
+
+    #[test]
+    fn a_triangle_turned_against_its_corners_normals_is_found_and_a_sliver_is_not() {
+        let positions = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(2.0, 1e-4, 0.0)];
+        let up = |_| Vec3::Z;
+        assert!(!faces_against(&positions, &[0, 1, 2], up));
+        assert!(faces_against(&positions, &[0, 2, 1], up));
+        // Tilted by 80° from the surface it is still facing out; by 100°, against it.
+        let tilt = |degrees: f32| {
+            let a = degrees.to_radians();
+            move |_| Vec3::new(0.0, a.sin(), a.cos())
+        };
+        assert!(!faces_against(&positions, &[0, 1, 2], tilt(80.0)));
+        assert!(faces_against(&positions, &[0, 1, 2], tilt(100.0)));
+        // Three corners nearly on a line: a sliver, whatever its winding.
+        assert!(!faces_against(&positions, &[0, 3, 1], up));
+        assert!(!faces_against(&positions, &[0, 1, 3], up));
+    }
+
     /// A closed box of `n`×`n` squares per face (two triangles each), side 1, wound outwards.
     fn flat_box(n: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
         boxes(n, &[[0, 0, 0]])
@@ -455,7 +545,14 @@ mod tests {
         let (positions, triangles) = flat_box(16);
         assert!(is_closed_oriented(&triangles));
         let grey = vec![[0.5; 3]; positions.len()];
-        let out = decimate(&positions, &grey, &triangles, &[], &bounds(1e-3));
+        let out = decimate(
+            &positions,
+            &normals(&positions, &triangles),
+            &grey,
+            &triangles,
+            &[],
+            &bounds(1e-3),
+        );
         assert!(is_closed_oriented(&out.triangles));
         assert!(
             out.triangles.len() * 20 < triangles.len(),
@@ -477,7 +574,14 @@ mod tests {
         let open = unpaired_edge_vertices(&triangles);
         assert_eq!(open.len(), 9);
         let grey = vec![[0.5; 3]; positions.len()];
-        let out = decimate(&positions, &grey, &triangles, &[], &bounds(1e-3));
+        let out = decimate(
+            &positions,
+            &normals(&positions, &triangles),
+            &grey,
+            &triangles,
+            &[],
+            &bounds(1e-3),
+        );
         assert!(
             out.triangles.len() * 4 < triangles.len(),
             "{}",
@@ -500,9 +604,23 @@ mod tests {
         let mut all = triangles.clone();
         all.extend(triangles.iter().map(|t| t.map(|v| v + n)));
         let grey = vec![[0.5; 3]; positions.len()];
-        let same = decimate(&positions, &grey, &all, &[], &bounds(0.0));
+        let same = decimate(
+            &positions,
+            &normals(&positions, &all),
+            &grey,
+            &all,
+            &[],
+            &bounds(0.0),
+        );
         assert_eq!(same.triangles, all);
-        let out = decimate(&positions, &grey, &all, &[], &bounds(1e-3));
+        let out = decimate(
+            &positions,
+            &normals(&positions, &all),
+            &grey,
+            &all,
+            &[],
+            &bounds(1e-3),
+        );
         assert!(is_closed_oriented(&out.triangles));
         assert_eq!(
             crate::surface::quality::components(out.kept.len(), &out.triangles),
@@ -523,8 +641,22 @@ mod tests {
             })
             .collect();
         let grey = vec![[0.5; 3]; positions.len()];
-        let plain = decimate(&positions, &grey, &triangles, &[], &bounds(1e-3));
-        let painted = decimate(&positions, &colours, &triangles, &[], &bounds(1e-3));
+        let plain = decimate(
+            &positions,
+            &normals(&positions, &triangles),
+            &grey,
+            &triangles,
+            &[],
+            &bounds(1e-3),
+        );
+        let painted = decimate(
+            &positions,
+            &normals(&positions, &triangles),
+            &colours,
+            &triangles,
+            &[],
+            &bounds(1e-3),
+        );
         assert!(is_closed_oriented(&painted.triangles));
         let blending = |out: &Decimated| {
             out.kept

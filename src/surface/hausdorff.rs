@@ -51,6 +51,40 @@ pub fn far_samples(
         .collect()
 }
 
+/// The triangles of `from` that face against the surface `to` where they lie: the normal of
+/// the triangle of `to` nearest to their centroid (within `cap`) points the other way. Used to
+/// check that decimation turns no triangle over (a turned triangle inside a glassy liquid
+/// renders as a dark speck). Slivers, whose height is below `sliver` times their longest side,
+/// have no orientation to judge and are left out.
+pub fn turned_triangles(
+    from: (&[Vec3], &[[u32; 3]]),
+    to: (&[Vec3], &[[u32; 3]]),
+    cap: f32,
+    sliver: f32,
+) -> Vec<usize> {
+    if to.1.is_empty() {
+        return vec![];
+    }
+    let normal = |(points, triangles): (&[Vec3], &[[u32; 3]]), t: usize| {
+        let [a, b, c] = triangles[t].map(|v| points[v as usize]);
+        (b - a).cross(c - a)
+    };
+    let grid = TriangleGrid::new(to.0, to.1, (cap / 4.0).max(mean_extent(to)), 0.0);
+    (0..from.1.len())
+        .into_par_iter()
+        .filter(|&t| {
+            let [a, b, c] = from.1[t].map(|v| from.0[v as usize]);
+            let n = normal(from, t);
+            let longest = (b - a).length().max((c - b).length()).max((a - c).length());
+            if n.length() <= sliver * longest * longest {
+                return false;
+            }
+            grid.nearest((a + b + c) / 3.0, cap)
+                .is_some_and(|(_, near)| n.dot(normal(to, near as usize)) < 0.0)
+        })
+        .collect()
+}
+
 /// Every vertex of `mesh`, then every triangle's centroid.
 fn samples(mesh: (&[Vec3], &[[u32; 3]])) -> Vec<Vec3> {
     let (points, triangles) = mesh;
@@ -143,8 +177,14 @@ impl<'a> TriangleGrid<'a> {
     /// Distance from `p` to the nearest triangle, searching shells of cells outwards until the
     /// nearest found is closer than any unsearched cell can be (or `cap` is passed).
     fn distance(&self, p: Vec3, cap: f32) -> f32 {
+        self.nearest(p, cap).map_or(cap, |(d, _)| d.min(cap))
+    }
+
+    /// The nearest triangle to `p` and its distance, if one lies within about `cap` (see
+    /// [`TriangleGrid::distance`]); of equally near ones, the first filed.
+    fn nearest(&self, p: Vec3, cap: f32) -> Option<(f32, u32)> {
         let c = (p / self.cell).floor().as_ivec3().to_array();
-        let mut best = f32::INFINITY;
+        let mut best: Option<(f32, u32)> = None;
         for k in 0i32.. {
             for z in -k..=k {
                 for y in -k..=k {
@@ -158,18 +198,21 @@ impl<'a> TriangleGrid<'a> {
                         for &f in list {
                             let [a, b, q] =
                                 self.triangles[f as usize].map(|v| self.positions[v as usize]);
-                            best = best.min(point_triangle_distance(p, a, b, q));
+                            let d = point_triangle_distance(p, a, b, q);
+                            if best.is_none_or(|(e, g)| d < e || (d == e && f < g)) {
+                                best = Some((d, f));
+                            }
                         }
                     }
                 }
             }
             // Every cell not yet searched is at least k cells away.
             let reach = k as f32 * self.cell;
-            if best <= reach || reach >= cap {
+            if best.is_some_and(|(d, _)| d <= reach) || reach >= cap {
                 break;
             }
         }
-        best.min(cap)
+        best
     }
 }
 

@@ -95,7 +95,8 @@ impl Default for SurfaceSettings {
             // On the honey-drop demo: 16 times fewer triangles at frame 50, 8 at frame 150 (a
             // thin film on the ball), renders differing by a mean of 0.3/255 at frame 50. The
             // film's specks once decimated came from its contact face lying just above the
-            // ball; it now lies inside it (`contact::OFFSET`).
+            // ball, which now lies inside it (`contact::OFFSET`), and from triangles the edge
+            // collapses turned over, which `decimate` now refuses.
             max_error: 0.02,
         }
     }
@@ -347,7 +348,8 @@ fn mesh_frame(
     let restore = |vertices: &mut [Vec3],
                    triangles: &[[u32; 3]],
                    adjacency: &smooth::Adjacency,
-                   region: &[u32]| {
+                   region: &[u32],
+                   along: Option<&[Vec3]>| {
         // Where the liquid touches an obstacle the mesh stays on it: only the free surface
         // moves. The mesh fills the gap the solver leaves between the particles and the
         // obstacle, which holds no liquid volume (see `contact::Walls::gap_volume`).
@@ -360,12 +362,14 @@ fn mesh_frame(
             }
             None => (vec![false; vertices.len()], target.clone()),
         };
-        smooth::restore_volume(vertices, triangles, adjacency, region, &fixed, &target, r);
+        smooth::restore_volume(
+            vertices, triangles, adjacency, region, &fixed, &target, r, along,
+        );
         if let Some(walls) = &walls {
             walls.lift(vertices, r);
         }
     };
-    restore(&mut vertices, &raw.triangles, &adjacency, &raw.region);
+    restore(&mut vertices, &raw.triangles, &adjacency, &raw.region, None);
     if let Some(walls) = &walls {
         walls.relax_rim(&mut vertices, &adjacency, contact::RIM_ITERATIONS, r);
     }
@@ -388,6 +392,11 @@ fn mesh_frame(
     let attributes =
         attributes::vertex_attributes(&vertices, &raw.region, &vel, &col, &grid, params.support);
     lap("colours, velocities");
+    // The smoothed surface's normals: no decimated triangle may face against them, and the
+    // restoration after decimation moves the kept vertices along them. (Along the decimated
+    // mesh's own normals, which differ between the corners of a thin triangle by tens of
+    // degrees, it turned a few such triangles over on the honey-drop film.)
+    let surface_normals = smooth::vertex_normals(&vertices, &raw.triangles, &adjacency);
     // On glass the contact face stays outside, a film of air: its vertices are kept so that
     // no chord crosses the glass (see `contact`).
     let keep = match &walls {
@@ -396,6 +405,7 @@ fn mesh_frame(
     };
     let slim = decimate::decimate(
         &vertices,
+        &surface_normals,
         &attributes.colours,
         &raw.triangles,
         &keep,
@@ -406,7 +416,14 @@ fn mesh_frame(
     let slim_region: Vec<u32> = slim.kept.iter().map(|&v| raw.region[v as usize]).collect();
     lap("decimation");
     let adjacency = smooth::Adjacency::new(vertices.len(), &slim.triangles);
-    restore(&mut vertices, &slim.triangles, &adjacency, &slim_region);
+    let slim_normals = keep(&surface_normals);
+    restore(
+        &mut vertices,
+        &slim.triangles,
+        &adjacency,
+        &slim_region,
+        Some(&slim_normals),
+    );
     lap("volume restoration after decimation");
 
     let normals = smooth::vertex_normals(&vertices, &slim.triangles, &adjacency);

@@ -188,7 +188,9 @@ fn region_volume_area(
 
 /// Moves each region's free vertices along their normals so its enclosed volume becomes
 /// `target[region]`; vertices with `fixed[v]` (where the liquid touches an obstacle) stay. The
-/// offset is capped at `max_offset` so a tiny or odd region cannot blow up.
+/// offset is capped at `max_offset` so a tiny or odd region cannot blow up. With `along`, the
+/// vertices move along those unit vectors instead of the mesh's own normals.
+#[allow(clippy::too_many_arguments)]
 pub fn restore_volume(
     positions: &mut [Vec3],
     triangles: &[[u32; 3]],
@@ -197,6 +199,7 @@ pub fn restore_volume(
     fixed: &[bool],
     target: &[f64],
     max_offset: f32,
+    along: Option<&[Vec3]>,
 ) {
     // The area that moves: each triangle's share of free corners.
     let free_share: Vec<f64> = triangles
@@ -216,7 +219,10 @@ pub fn restore_volume(
                 }
             })
             .collect();
-        let normals = vertex_normals(positions, triangles, adjacency);
+        let normals = match along {
+            Some(along) => along.to_vec(),
+            None => vertex_normals(positions, triangles, adjacency),
+        };
         positions
             .par_iter_mut()
             .zip(normals.par_iter())

@@ -17,13 +17,13 @@ import numpy as np
 NEAR_BLACK_CHANNEL = 0.03
 
 
-def cycles_cpu(scene, resolution, samples, denoise=False):
+def cycles_cpu(scene, resolution, samples, denoise=False, seed=0):
     render = scene.render
     render.engine = "CYCLES"
     scene.cycles.device = "CPU"
     scene.cycles.samples = samples
     scene.cycles.use_denoising = denoise
-    scene.cycles.seed = 0  # the same noise every run, so figures compare
+    scene.cycles.seed = seed  # the same noise every run, so figures compare
     render.resolution_x, render.resolution_y = resolution
     render.resolution_percentage = 100
 
@@ -37,10 +37,10 @@ def _read_pixels(path):
     return pixels.reshape(h, w, 4)
 
 
-def render_linear(scene, path, resolution, samples, png_path=None, denoise=False):
+def render_linear(scene, path, resolution, samples, png_path=None, denoise=False, seed=0):
     """Renders the current frame; returns its linear (h, w, 4) pixels (saved as a float EXR at
     `path`). With `png_path` the same render is also saved there as the artist sees it."""
-    cycles_cpu(scene, resolution, samples, denoise)
+    cycles_cpu(scene, resolution, samples, denoise, seed)
     settings = scene.render.image_settings
     bpy.ops.render.render()
     result = bpy.data.images["Render Result"]
@@ -116,3 +116,62 @@ def median_hsv(display, inside):
     hue = hsv[:, 0] * 360.0
     hue = np.where(hue > 300.0, hue - 360.0, hue)
     return float(np.median(hue)), float(np.median(hsv[:, 1])), float(np.median(hsv[:, 2]))
+
+
+# Decimated against undecimated (issue 41): a pixel of the liquid belongs to a speck when its
+# displayed value differs by more than this in some channel.
+SPECK_STEP = 0.1
+
+
+def connected_groups(flags):
+    """Sizes and centres (row, column) of the 8-connected groups of True pixels, largest first."""
+    todo = {(int(r), int(c)) for r, c in zip(*np.nonzero(flags))}
+    groups = []
+    while todo:
+        stack = [todo.pop()]
+        members = []
+        while stack:
+            r, c = stack.pop()
+            members.append((r, c))
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    n = (r + dr, c + dc)
+                    if n in todo:
+                        todo.remove(n)
+                        stack.append(n)
+        centre = np.mean(np.array(members), axis=0)
+        groups.append((len(members), (float(centre[0]), float(centre[1]))))
+    groups.sort(key=lambda g: -g[0])
+    return groups
+
+
+def compare_renders(a, b, inside):
+    """Figures of two displayed renders (h, w, 3) of the same shot: the mean absolute difference
+    over all pixels and channels in 1/255, the same over the liquid's pixels (`inside`), and
+    the specks: 8-connected groups of liquid pixels differing by more than SPECK_STEP."""
+    difference = np.abs(a[..., :3] - b[..., :3])
+    specks = connected_groups((difference.max(axis=-1) > SPECK_STEP) & inside)
+    return {
+        "mean_difference_255": float(255.0 * difference.mean()),
+        "liquid_mean_difference_255": float(255.0 * difference[inside].mean())
+        if inside.any()
+        else 0.0,
+        "liquid_pixels": int(inside.sum()),
+        "specks": len(specks),
+        "speck_pixels": int(sum(size for size, _ in specks)),
+        "largest_specks": [{"pixels": s, "row_col": c} for s, c in specks[:10]],
+    }
+
+
+def write_png(display, path):
+    """Saves display-referred (h, w, 3) values 0..1, bottom row first, as an 8-bit PNG."""
+    h, w = display.shape[:2]
+    image = bpy.data.images.new("Gloop Diff", w, h, alpha=False)
+    image.colorspace_settings.name = "Non-Color"
+    rgba = np.ones((h, w, 4), dtype=np.float32)
+    rgba[..., :3] = display[..., :3]
+    image.pixels.foreach_set(rgba.ravel())
+    image.filepath_raw = str(path)
+    image.file_format = "PNG"
+    image.save()
+    bpy.data.images.remove(image)
