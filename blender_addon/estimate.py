@@ -35,24 +35,32 @@ CACHE_BYTES_PER_PARTICLE = 30
 SURFACE_BYTES_PER_VERTEX = 27
 SURFACE_BYTES_PER_TRIANGLE = 13
 # Decimation (the Surface panel's Decimation, `max_error` in particle radii): the share of a
-# surface's vertices and triangles it keeps at an error target of 0.02 r, fitted to the bakes
-# of tests/blender/test_estimates.py (surface bytes decimated over undecimated: a 3 cm drop
-# 0.14, a 4 cm cube on a ball 0.11, three pours 0.38-0.54; with the contact face inside
-# opaque obstacles the drop's coat keeps more, 0.14 suits both). A liquid object's blob or coat
-# keeps little; a pour's thin falling column keeps most (decimation spares threads), its coiled
-# rope on the board less. A chord across a curved surface deviates by h²/8R from it, so
-# triangles grow as the square root of the error target and their count falls as its inverse:
-# other targets are scaled so, never above all of them.
+# surface's vertices and triangles it keeps at an error target of 0.02 r (surface bytes
+# decimated over undecimated). A liquid object's blob or coat keeps little: a 3 cm drop 0.14, a
+# 4 cm cube on a ball 0.11 (the bakes of tests/blender/test_estimates.py; with the contact face
+# inside opaque obstacles the drop's coat keeps more, 0.14 suits both). A chord across a curved
+# surface deviates by h²/8R from it, so triangles grow as the square root of the error target
+# and their count falls as its inverse: other targets are scaled so, never above all of them.
 DECIMATION_REFERENCE_ERROR = 0.02
+KEPT_OF_LIQUID_OBJECT = 0.14
+# A pour keeps more: its column and its coiled rope are thin tubes, curved across at every
+# point. How much decimation keeps of a tube depends on its radius in particle radii, and an
+# emitter's particle radius follows its nozzle (`emission.rope_radius`; a nozzle so small that
+# the radius stops at the finest allowed would keep more), so every pour keeps about the same
+# share of its whole surface. Measured over three pours not in the test (6, 4 and 7 mm nozzles,
+# 8, 3 and 10 mL/s, 10, 4 and 12 cm falls, 24–30 frames): 0.336, 0.329 and 0.330 over their
+# frames; the falling column alone keeps 0.40–0.47, the rope less once its coils merge into a
+# mound. One share puts the test's three decimated pours' caches per frame within 11%, 11% and
+# 5% of their bakes (461, 621 and 469 KB against 519, 558 and 493); a column share and a rope
+# share fitted frame by frame (0.53, 0.23) put the 15 cm fall 28% over, since the rope's share
+# falls as its mound grows. Other targets scale as above: one of the pours at 0.05 r kept 0.150
+# (0.132 by the rule), at 0.01 r 0.570 (0.66).
+KEPT_OF_POUR = 0.33
 # The pour's surface (stream.py) was fitted to ropes that shed specks. Since a surface particle
 # standing off the liquid is drawn back in (issue 41) the rope is smooth and its surface
 # smaller: 0.8 of the model's puts the three pours' whole caches per frame within 6%, 17% and
-# 4% of their bakes (1,419, 1,559 and 1,414 KB). Decimated, no pair of column and pile shares
-# fits all three (tests/blender/test_estimates.py marks them); the model needs measuring again.
+# 4% of their bakes (1,419, 1,559 and 1,414 KB).
 SMOOTH_ROPE_AREA = 0.8
-KEPT_OF_LIQUID_OBJECT = 0.14
-KEPT_OF_POUR_COLUMN = 0.85
-KEPT_OF_POUR_PILE = 0.30
 # Marching cubes puts a vertex where the surface crosses a cube edge: per cube-face of area,
 # the mean of |nx| + |ny| + |nz| over orientations, 1.5. A closed mesh has two triangles per
 # vertex.
@@ -267,11 +275,9 @@ def _liquid_shape(ob, objects, radius, scene, frames):
     from . import domain  # domain measures objects with this module
 
     fall = fall_height(ob, objects, domain.floor_height(scene, objects, radius))
-    volumes, column, pile = stream.volume_column_pile(times, area, flow, speed, gravity, fall)
-    column, pile = SMOOTH_ROPE_AREA * column, SMOOTH_ROPE_AREA * pile
-    areas = column + pile
-    written = column * decimation_kept(KEPT_OF_POUR_COLUMN, max_error)
-    written += pile * decimation_kept(KEPT_OF_POUR_PILE, max_error)
+    volumes, areas = stream.volume_and_area(times, area, flow, speed, gravity, fall)
+    areas = SMOOTH_ROPE_AREA * areas
+    written = areas * decimation_kept(KEPT_OF_POUR, max_error)
     return (
         float(volumes.mean()) / cell,
         float(areas.mean()),

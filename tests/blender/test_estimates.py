@@ -104,32 +104,18 @@ def pour_wide(scene):
     pour(scene, radius=0.008, flow=15.0, frames=36)
 
 
-# The pour's surface model (stream.py: a falling column and a coiled rope with half its side
-# open) was fitted to ropes that shed specks. Since a surface particle standing off the liquid
-# is drawn back in (issue 41), the pours' surfaces are smooth and smaller, most of all decimated
-# (estimate.SMOOTH_ROPE_AREA refits the whole ones): 1058 KB estimated against 558 KB baked
-# (pour_high, decimated). No pair of column and pile shares fits all three pours decimated; the
-# model needs measuring again (issue 43 point 5). strict: these fail the run once they pass, so
-# the marks go then.
-REFIT_POUR_SURFACE = pytest.mark.xfail(
-    strict=True, reason="the pour's surface model predates the smooth rope (issue 43 point 5)"
-)
 CASES = [
     (build, max_error)
     for build in (drop_over_board, cube_onto_ball, pour, pour_high, pour_wide)
     for max_error in (0.0, 0.02)
 ]
-MISFITS = {("pour", 0.02), ("pour_high", 0.02), ("pour_wide", 0.02)}
 
 
 @pytest.mark.parametrize(
     ("build", "max_error"),
     [
         pytest.param(
-            build,
-            max_error,
-            id=f"{build.__name__}-{'decimated' if max_error else 'whole'}",
-            marks=[REFIT_POUR_SURFACE] if (build.__name__, max_error) in MISFITS else [],
+            build, max_error, id=f"{build.__name__}-{'decimated' if max_error else 'whole'}"
         )
         for build, max_error in CASES
     ],
