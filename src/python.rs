@@ -216,7 +216,8 @@ fn read_surface<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDi
     Ok(dict)
 }
 
-/// `validate_scene(path) -> dict`: loads and validates a scene file (JSON or binary), raising
+/// `validate_scene(path) -> dict`: loads and validates a scene file (JSON or binary) as a bake
+/// would (it must make some liquid), raising
 /// GloopError with the offending object or field named. Returns a summary: `objects` (a list
 /// of dicts with `name`, `role`, `material`, `triangles`, and world-space `bounds_min` /
 /// `bounds_max` at the first frame; an emitter's `flow` in m³/s, `speed` in m/s and
@@ -224,7 +225,12 @@ fn read_surface<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDi
 /// the bake will not give as asked (a list of sentences, usually empty).
 #[pyfunction]
 fn validate_scene<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    let scene = py.detach(|| Scene::load(&path)).map_err(to_py)?;
+    let scene = py
+        .detach(|| {
+            let scene = Scene::load(&path)?;
+            scene.validate_makes_liquid().map(|()| scene)
+        })
+        .map_err(to_py)?;
     let dict = PyDict::new(py);
     dict.set_item("frame_start", scene.settings.frame_start)?;
     dict.set_item("frame_end", scene.settings.frame_end)?;

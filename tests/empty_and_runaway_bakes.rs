@@ -62,8 +62,9 @@ fn scene_with(objects: Vec<SceneObject>) -> Scene {
     scene
 }
 
+/// Why a bake of `scene` is refused (the checks a bake starts with).
 fn refusal(scene: &Scene) -> String {
-    match scene.validate() {
+    match scene.validate().and_then(|()| scene.validate_makes_liquid()) {
         Ok(()) => panic!("accepted: {:?}", scene.objects.last().map(|o| &o.role)),
         Err(e) => e.to_string(),
     }

@@ -356,6 +356,7 @@ fn start_simulation(
     cache: &CacheDir,
     resume: bool,
 ) -> Result<(Simulation, Option<Resumed>, Vec<String>)> {
+    scene.validate_makes_liquid()?;
     // `Simulation::new` validates the scene itself: validating it here too sampled every
     // obstacle once more (5 s of a bake over an unscaled 2 m floor).
     if !resume {

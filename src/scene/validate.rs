@@ -38,7 +38,6 @@ impl Scene {
             }
             counts.push((label, at, count));
         }
-        self.validate_makes_liquid()?;
         // An obstacle's count is an upper bound; where the bounds would refuse the scene, the
         // obstacles are counted exactly before it is refused.
         let over = |counts: &[(String, String, u64)]| {
@@ -73,9 +72,12 @@ impl Scene {
     }
 
     /// A bake that would make no liquid at all is refused: it would finish "baked" with
-    /// nothing in it (issue 42). Liquid objects always hold a particle (checked above), so
+    /// nothing in it (issue 42). Liquid objects always hold a particle (`validate` checks), so
     /// only a scene without any, whose emitters emit nothing within the bake's frames, is.
-    fn validate_makes_liquid(&self) -> Result<()> {
+    /// Checked where a bake starts, not in `validate`: a scene file is still a scene without
+    /// liquid (an old bake's, to open or re-mesh), and the validations place their particles
+    /// themselves.
+    pub fn validate_makes_liquid(&self) -> Result<()> {
         let s = &self.settings;
         let mut emitters = Vec::new();
         for object in &self.objects {
