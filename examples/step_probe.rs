@@ -3,7 +3,7 @@
 //! vertical gap in the stream per frame and the substeps and density passes each frame took:
 //! for comparing the same pour at different substep floors. Settings by environment: R
 //! (particle radius, m), NOZZLE (radius, m), FLOW (m³/s), HEIGHT (m), SUBSTEPS (the floor),
-//! MOVES, QUIET (no per-frame lines).
+//! MOVES, QUIET (no per-frame lines), SAVE_SCENE (write the scene file there and stop).
 
 use glam::{Mat4, Vec3};
 use gloop::demos::{honey_pour as pour, shapes};
@@ -50,6 +50,11 @@ fn main() {
         }
     }
     scene.settings.domain.max.z = height + 0.01;
+    // SAVE_SCENE=path.json writes the scene and stops, for `gloop bench` or `gloop bake`.
+    if let Ok(path) = std::env::var("SAVE_SCENE") {
+        scene.save(std::path::Path::new(&path)).unwrap();
+        return;
+    }
     let quiet = std::env::var("QUIET").is_ok();
     let t = std::time::Instant::now();
     let (mut worst_gap, mut passes, mut capped, mut counts) = (0.0f32, 0u64, 0u32, Vec::new());

@@ -62,4 +62,9 @@ fn a_pour_at_one_substep_a_frame_stays_one_stream() {
             "frame {frame}: the stream parted, a gap of {gap:.1}r"
         );
     }
+    // The fall starts slowly: the stream's first frames are the stretch bound's.
+    assert!(
+        set_by_stretch >= 5,
+        "{set_by_stretch} frames set by the stretch bound"
+    );
 }
