@@ -228,7 +228,9 @@ def progress_text(status):
     if status.get("liquid_particles") is not None:
         parts.append(f"{status['liquid_particles']:,} particles")
     if status.get("substeps"):
-        parts.append(f"{status['substeps']} substeps")
+        # Which bound set them (speed, stretch, adhesion, or the scene's floor).
+        set_by = status.get("substeps_set_by")
+        parts.append(f"{status['substeps']} substeps" + (f" ({set_by})" if set_by else ""))
     capped = status.get("substeps_capped_frames", 0)
     if capped:
         parts.append(f"{capped} frame{'s' if capped != 1 else ''} at Max Substeps")

@@ -328,6 +328,7 @@ fn manifest_and_status_round_trip_and_refuse_newer_formats() {
         capped_frames: 2,
         worst_compression: 0.05,
         substeps: Some(12),
+        substeps_set_by: Some("speed".into()),
         substeps_capped_frames: 1,
         last_frame_stats: None,
     };

@@ -474,6 +474,7 @@ impl Run {
             liquid_particles: sim.liquid().len(),
             object_particles: sim.object_positions().len(),
             substeps: stats.as_ref().map(|s| s.substeps),
+            substeps_set_by: stats.as_ref().map(|s| s.substep_bound.name().to_string()),
             triangles: None,
         });
         self.ledger.particles_written(sim.frame(), record)?;
@@ -534,6 +535,10 @@ impl Run {
             capped_frames: capped.frames,
             worst_compression: capped.worst_compression,
             substeps: self.stats.last().map(|s| s.substeps),
+            substeps_set_by: self
+                .stats
+                .last()
+                .map(|s| s.substep_bound.name().to_string()),
             substeps_capped_frames: self.stats.iter().filter(|s| s.substeps_capped).count() as u32,
             last_frame_stats: self.book.latest(),
         }

@@ -110,6 +110,7 @@ mod tests {
             liquid_particles: 10,
             object_particles: 0,
             substeps: Some(4),
+            substeps_set_by: None,
             triangles: None,
         }
     }

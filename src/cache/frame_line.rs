@@ -14,6 +14,10 @@ pub struct FrameLine {
     pub object_particles: usize,
     /// Substeps the frame took; `None` when it was not simulated (initial frame, re-mesh).
     pub substeps: Option<u32>,
+    /// Which bound set the substeps (`sim::adaptive::Bound::name`: floor, speed, adhesion or
+    /// stretch); `None` when the frame was not simulated.
+    #[serde(default)]
+    pub substeps_set_by: Option<String>,
     /// Triangles of the frame's surface mesh; `None` when the bake writes particles only.
     pub triangles: Option<usize>,
 }
@@ -29,6 +33,9 @@ impl std::fmt::Display for FrameLine {
         )?;
         if let Some(substeps) = self.substeps {
             write!(f, ", {substeps} substeps")?;
+            if let Some(bound) = &self.substeps_set_by {
+                write!(f, " ({bound})")?;
+            }
         }
         if let Some(triangles) = self.triangles {
             write!(f, ", {} triangles", thousands(triangles))?;
@@ -62,14 +69,16 @@ mod tests {
             liquid_particles: 9220,
             object_particles: 4000,
             substeps: Some(8),
+            substeps_set_by: Some("stretch".into()),
             triangles: Some(1_045_112),
         };
         assert_eq!(
             line.to_string(),
-            "frame 12: 1.23 s, 9,220 particles, 8 substeps, 1,045,112 triangles"
+            "frame 12: 1.23 s, 9,220 particles, 8 substeps (stretch), 1,045,112 triangles"
         );
         let bare = FrameLine {
             substeps: None,
+            substeps_set_by: None,
             triangles: None,
             ..line
         };

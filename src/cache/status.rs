@@ -45,6 +45,10 @@ pub struct Status {
     /// `max_substeps`); `None` before this run has simulated one.
     #[serde(default)]
     pub substeps: Option<u32>,
+    /// Which bound set the last frame's substeps (`sim::adaptive::Bound::name`: floor, speed,
+    /// adhesion or stretch); `None` before this run has simulated a frame.
+    #[serde(default)]
+    pub substeps_set_by: Option<String>,
     /// Frames of this run whose speed asked for more substeps than `max_substeps`: there
     /// particles moved further per move than the bound, and could pass through thin obstacles.
     #[serde(default)]

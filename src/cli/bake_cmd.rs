@@ -126,7 +126,8 @@ fn substeps_note(scene: &Scene, stats: &[FrameStats]) -> Option<String> {
     let counts = stats.iter().map(|s| s.substeps);
     let (fewest, most) = (counts.clone().min()?, counts.clone().max()?);
     let mean = counts.map(f64::from).sum::<f64>() / stats.len() as f64;
-    let mut note = format!("substeps per frame: {fewest}-{most}, mean {mean:.1}");
+    let set_by = gloop::sim::adaptive::set_by_summary(stats.iter().map(|s| s.substep_bound));
+    let mut note = format!("substeps per frame: {fewest}-{most}, mean {mean:.1} (set by {set_by})");
     let capped = stats.iter().filter(|s| s.substeps_capped).count();
     if capped > 0 {
         let fastest = stats.iter().map(|s| s.substep_speed).fold(0.0f32, f32::max);

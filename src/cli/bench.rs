@@ -30,6 +30,7 @@ use std::time::Instant;
 
 use super::heap_meter;
 use gloop::scene::ViscosityModel;
+use gloop::sim::adaptive::set_by_summary;
 use gloop::{GloopError, Result, Scene, Simulation};
 use serde::{Deserialize, Serialize};
 
@@ -148,6 +149,10 @@ struct Row {
     substeps: f64,
     /// The most substeps any frame took.
     most_substeps: u32,
+    /// Which bound set the frames' substeps (`sim::adaptive::Bound`), with how many frames
+    /// each set, most first: "stretch 8, speed 2".
+    #[serde(default)]
+    substeps_set_by: String,
     /// Density-correction passes per substep, averaged over the frames: where the time goes.
     density_passes: f64,
     /// Share of substeps whose correction stopped at the pass cap, short of the tolerance.
@@ -255,6 +260,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
     let mut capped: u64 = 0;
     let mut worst_compression = 0.0f64;
     let (mut substeps, mut most_substeps) = (0u64, 0u32);
+    let mut bounds = Vec::new();
     let (mut liquid, mut object) = (sim.liquid().len(), sim.object_positions().len());
     for _ in 0..frames {
         let t = Instant::now();
@@ -265,6 +271,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         capped += stats.capped_substeps as u64;
         substeps += stats.substeps as u64;
         most_substeps = most_substeps.max(stats.substeps);
+        bounds.push(stats.substep_bound);
         worst_compression = worst_compression.max(stats.worst_density_error as f64);
         liquid = liquid.max(stats.liquid_particles);
         object = object.max(stats.object_particles);
@@ -292,6 +299,7 @@ fn bench_scene(name: &str, scene: &Scene, frames: u32) -> Result<Row> {
         heap_bytes_per_particle: heap_peak.saturating_sub(heap_baseline) as f64 / particles as f64,
         substeps: substeps / frames as f64,
         most_substeps,
+        substeps_set_by: set_by_summary(bounds),
         density_passes: passes as f64 / substeps,
         capped_share: capped as f64 / substeps,
         worst_compression,
@@ -314,7 +322,7 @@ fn print_table(rows: &[Row], overrides: &Overrides) {
     let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(14);
     let changed = !overrides.change_nothing();
     println!(
-        "{:<width$} {:>9} {:>9} {:>13} {:>14} {:>18} {:>14} {:>10} {:>10} {:>10} {:>15} {:>7} {:>9}  {}",
+        "{:<width$} {:>9} {:>9} {:>13} {:>14} {:>18} {:>14} {:>10} {:>10} {:>10} {:>15} {:>7} {:>9}  {:<24} {}",
         "scene",
         "liquid",
         "object",
@@ -328,11 +336,12 @@ fn print_table(rows: &[Row], overrides: &Overrides) {
         "passes/substep",
         "capped",
         "worst ρ%",
+        "substeps set by (frames)",
         if changed { "" } else { "target" }
     );
     for r in rows {
         println!(
-            "{:<width$} {:>9} {:>9} {:>13.4} {:>14.4} {:>18} {:>14.3e} {:>10.1} {:>10.0} {:>10.0} {:>15.1} {:>6.0}% {:>9.2}  {}",
+            "{:<width$} {:>9} {:>9} {:>13.4} {:>14.4} {:>18} {:>14.3e} {:>10.1} {:>10.0} {:>10.0} {:>15.1} {:>6.0}% {:>9.2}  {:<24} {}",
             r.name,
             r.liquid,
             r.object,
@@ -346,6 +355,7 @@ fn print_table(rows: &[Row], overrides: &Overrides) {
             r.density_passes,
             100.0 * r.capped_share,
             100.0 * r.worst_compression,
+            r.substeps_set_by,
             if changed { "" } else { target(&r.name) }
         );
     }

@@ -190,6 +190,7 @@ impl Job<'_> {
                 liquid_particles: particles.len(),
                 object_particles: 0,
                 substeps: None,
+                substeps_set_by: None,
                 triangles: Some(mesh.triangles.len()),
             };
             self.last = Some(line.clone());
@@ -240,6 +241,7 @@ impl Job<'_> {
             capped_frames: 0,
             worst_compression: 0.0,
             substeps: None,
+            substeps_set_by: None,
             substeps_capped_frames: 0,
             last_frame_stats: self.last.clone(),
         }

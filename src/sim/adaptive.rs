@@ -1,6 +1,6 @@
 //! Adaptive substeps: how many substeps a frame takes, chosen at its start.
 //!
-//! Two bounds, the larger wins, within the scene's `substeps ..= max_substeps`:
+//! Three bounds, the largest wins, within the scene's `substeps ..= max_substeps`:
 //!
 //! - **Speed (CFL).** No particle may move more than `MOVE_FRACTION · r` in one move, or it can
 //!   jump past an obstacle's particles (or a liquid neighbour) between two contact checks. The
@@ -10,6 +10,17 @@
 //! - **Adhesion.** The adhesion matrix is an explicit spring; it stays stable while
 //!   `ω·δt ≤ ADHESION_OMEGA_DT` with `ω` from the stiffest slope any pair can act on at or
 //!   beyond its contact distance (contacts keep pairs no closer than that).
+//! - **Stretch.** While an emitter pours, its throat holds liquid at the exit speed
+//!   (`Emitter::throat`) and the stream hangs from it: within one substep the free liquid
+//!   gains g·δt of speed and moves g·δt² further than the held liquid before the implicit
+//!   viscosity (at the next substep's start) and the density correction's tension (at this
+//!   one's end) can answer. That stretch of the 2r spacing must stay within the
+//!   under-density the correction lets stand before it pulls, `density::TENSION_BAND`:
+//!   g·δt² ≤ TENSION_BAND · 2r, so `n = ⌈(1/fps) · √(g / (2r · TENSION_BAND))⌉`
+//!   (see `STRETCH_PER_SUBSTEP` for the measurements). Liquid hanging from a surface it
+//!   sticks to is held by adhesion rather than by a throat, and is not bounded so: the
+//!   bound was measured on pours only (`timestep_notes.md`), and applied to every scene it
+//!   would double the honey drop's substeps (8 at r = 1 mm, 24 fps, against its 4).
 //!
 //! The count depends only on the state a frame starts from (the particles a frame file stores)
 //! and on the scene, so a resumed bake takes the same counts as an uninterrupted one; the
@@ -39,6 +50,63 @@ pub const MOVE_FRACTION: f32 = 1.0;
 /// oscillator's limit of 2, leaving room for a few neighbours pulling along one line.
 pub const ADHESION_OMEGA_DT: f32 = 1.0;
 
+/// The largest stretch of the 2r spacing that gravity may make in one substep between held
+/// and hanging liquid, g·δt² / 2r: the correction's own tension band, the under-density it
+/// lets stand before it pulls. Measured on a pour next to `honey-pour` (nozzle radius
+/// 3.5 mm, 8 mL/s, 7 cm high, r = 0.5 mm, 96 fps, 6 moves; `examples/step_probe.rs`; the
+/// table is in `src/sim/timestep_notes.md`): the thread broke just below the nozzle's held
+/// throat (gaps of 22r) at 2 substeps a frame (g·δt² = 0.53r, a stretch of 0.27), and held
+/// at 3 (0.12) and 4 (0.07). It broke only when both the viscosity solve and the density
+/// correction ran at the 2-substep step: either of them at the 4-substep step, the other
+/// kept at 2, held it. (The physical stretch rate there, measured from the particles'
+/// velocities at frame starts, was only 14-27/s, 0.07-0.14 per substep at 2 substeps: the
+/// tear comes from the split, not from the flow outrunning the step.)
+pub const STRETCH_PER_SUBSTEP: f32 = crate::sim::density::TENSION_BAND;
+
+/// Which bound set a frame's substeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bound {
+    /// The scene's minimum: no bound asked for more.
+    #[default]
+    Floor,
+    /// The fastest particle's move (CFL).
+    Speed,
+    /// The adhesion spring's stability.
+    Adhesion,
+    /// How fast the liquid is stretched.
+    Stretch,
+}
+
+impl Bound {
+    /// The name status files, stats lines and benchmarks show.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bound::Floor => "floor",
+            Bound::Speed => "speed",
+            Bound::Adhesion => "adhesion",
+            Bound::Stretch => "stretch",
+        }
+    }
+}
+
+/// "stretch 8, speed 2": each bound among `bounds` (one per frame) and how many frames it
+/// set, most first (ties in the order the frames met them).
+pub fn set_by_summary(bounds: impl IntoIterator<Item = Bound>) -> String {
+    let mut counts: Vec<(Bound, u32)> = Vec::new();
+    for bound in bounds {
+        match counts.iter_mut().find(|(b, _)| *b == bound) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((bound, 1)),
+        }
+    }
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    let named: Vec<String> = counts
+        .iter()
+        .map(|(b, n)| format!("{} {n}", b.name()))
+        .collect();
+    named.join(", ")
+}
+
 /// Why a frame takes the substeps it does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Choice {
@@ -46,6 +114,9 @@ pub struct Choice {
     pub substeps: u32,
     /// The speed the bound was taken from, m/s (gravity's gain over the frame included).
     pub speed: f32,
+    /// The bound that asked for the most substeps (`Floor` when none asked for more than the
+    /// scene's minimum).
+    pub bound: Bound,
     /// The speed bound asked for more than `max_substeps`: particles may move further than
     /// `MOVE_FRACTION · r` per move this frame.
     pub capped: bool,
@@ -68,12 +139,34 @@ pub fn choose(
     let per_substep = s.moves as f32 * MOVE_FRACTION * p.radius;
     let for_speed = ceil_count(speed * frame_dt / per_substep);
     let for_adhesion = ceil_count(stiffest_adhesion(p).sqrt() * frame_dt / ADHESION_OMEGA_DT);
-    let wanted = for_speed.max(for_adhesion).max(s.substeps);
+    let for_stretch = if pouring(emitters, s.fps, frame) {
+        ceil_count(frame_dt / longest_unstretched_step(s.gravity.length(), p.radius))
+    } else {
+        1
+    };
+    let (mut wanted, mut bound) = (s.substeps, Bound::Floor);
+    for (count, why) in [
+        (for_speed, Bound::Speed),
+        (for_adhesion, Bound::Adhesion),
+        (for_stretch, Bound::Stretch),
+    ] {
+        if count > wanted {
+            (wanted, bound) = (count, why);
+        }
+    }
     Choice {
         substeps: wanted.min(s.max_substeps),
         speed,
+        bound,
         capped: wanted > s.max_substeps,
     }
+}
+
+/// The longest substep whose gravity `g` (m/s²) stretches the spacing of particles of radius
+/// `r` by at most `STRETCH_PER_SUBSTEP`: √(2r · STRETCH_PER_SUBSTEP / g). Infinite without
+/// gravity.
+fn longest_unstretched_step(g: f32, r: f32) -> f32 {
+    (2.0 * r * STRETCH_PER_SUBSTEP / g).sqrt()
 }
 
 /// ⌈x⌉ as a count, at least 1 (and saturating for huge or non-finite values).
@@ -132,6 +225,14 @@ fn fastest_emission(emitters: &[Emitter], fps: f32, frame: i32) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// Whether an emitter pours during the frame (its throat then holds liquid).
+fn pouring(emitters: &[Emitter], fps: f32, frame: i32) -> bool {
+    emitters.iter().any(|e| {
+        e.exit_speed_during(frame as f64, frame as f64 + 1.0, fps)
+            .is_some()
+    })
+}
+
 /// The stiffest adhesion any liquid particle can feel, 1/s²: the steepest slope of the
 /// functions between liquids (doubled: both ends of the pair move) and between a liquid and
 /// a solid, at or beyond their contact distances.
@@ -176,6 +277,26 @@ mod tests {
         assert!((steepest_slope(&lj, 2.0) - 1.0).abs() < 1e-6);
         assert!((steepest_slope(&lj, 0.0) - 6.0).abs() < 1e-6);
         assert_eq!(steepest_slope(&AdhesionFunction::zero(), 0.0), 0.0);
+    }
+
+    #[test]
+    fn gravity_stretches_the_spacing_by_the_band_per_substep() {
+        let (g, r) = (9.81, 0.0005);
+        let dt = longest_unstretched_step(g, r);
+        assert!((g * dt * dt / (2.0 * r) - STRETCH_PER_SUBSTEP).abs() < 1e-6);
+        // r = 0.5 mm at 96 fps: 2.66 substeps' worth, so 3.
+        assert_eq!(ceil_count((1.0 / 96.0) / dt), 3);
+        assert!(longest_unstretched_step(0.0, r).is_infinite());
+    }
+
+    #[test]
+    fn summary_counts_each_bound_most_first() {
+        use Bound::*;
+        assert_eq!(
+            set_by_summary([Speed, Stretch, Stretch, Floor]),
+            "stretch 2, speed 1, floor 1"
+        );
+        assert_eq!(set_by_summary([]), "");
     }
 
     #[test]

@@ -50,6 +50,7 @@ mod lift;
 mod tension;
 
 use tension::Place;
+pub(crate) use tension::TENSION_BAND;
 
 use heavy_ball::Momentum;
 pub use heavy_ball::{EARLY_TAIL_AFTER_PASSES, TAIL_AFTER_PASSES};

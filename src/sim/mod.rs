@@ -202,6 +202,7 @@ impl Simulation {
         stats.substeps = substeps;
         stats.substep_speed = choice.speed;
         stats.substeps_capped = choice.capped;
+        stats.substep_bound = choice.bound;
         // A frame's start state is the last one's end, viscous already, except at the scene's
         // first frame (the scene's own velocities) — also when a bake resumes there.
         let viscous_at_start = self.frame > self.scene.settings.frame_start;

@@ -78,6 +78,8 @@ pub struct FrameStats {
     /// The speed asked for more substeps than `max_substeps`: particles moved further than
     /// the bound per move this frame.
     pub substeps_capped: bool,
+    /// Which bound set the frame's substeps (`sim::adaptive::Bound`).
+    pub substep_bound: super::adaptive::Bound,
     /// Density-correction passes over the frame's substeps.
     pub density_iterations: u32,
     /// Largest compression (ρ/ρ0 − 1) left after the last correction of the frame.

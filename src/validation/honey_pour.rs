@@ -33,7 +33,7 @@ use rustc_hash::FxHashMap;
 
 use super::Check;
 use crate::demos::honey_pour as pour;
-use crate::scene::Scene;
+use crate::scene::{Motion, Role, Scene};
 use crate::sim::FrameStats;
 use crate::Simulation;
 
@@ -76,6 +76,27 @@ pub struct PourFigures {
     pub emitted: usize,
     pub expected_emitted: f64,
     pub mean_substeps: f64,
+    /// The nozzle's exit height above the plate (m) and its flow (m³/s), from the scene.
+    pub nozzle_height: f32,
+    pub flow: f32,
+    /// How long the touchdown point was followed (s): the last 2 s, or less of a shorter pour.
+    pub watched_seconds: f64,
+}
+
+/// The pour's nozzle height above the plate and its flow, from `scene`'s first emitter (the
+/// demo's when the scene has none).
+fn nozzle_of(scene: &Scene) -> (f32, f32) {
+    scene
+        .objects
+        .iter()
+        .find_map(|o| match (&o.role, &o.motion) {
+            (Role::Emitter { emission, .. }, Motion::Static { matrix }) => Some((
+                matrix.w_axis.z - pour::PLATE_TOP,
+                emission.flow.unwrap_or(pour::FLOW),
+            )),
+            _ => None,
+        })
+        .unwrap_or((pour::NOZZLE_HEIGHT, pour::FLOW))
 }
 
 /// Where the touchdown point is in one frame, and how the upper rope looks.
@@ -100,15 +121,16 @@ struct Slice {
     y: f64,
 }
 
-/// Where the slices start: at the first particle centres, a radius below the nozzle's exit.
-fn slices_top(r: f32) -> f32 {
-    pour::NOZZLE_HEIGHT - r
+/// Where the slices start: at the first particle centres, a radius below the nozzle's exit
+/// (`nozzle`, its height above the plate).
+fn slices_top(nozzle: f32, r: f32) -> f32 {
+    nozzle - r
 }
 
 /// The rope's slices, 4r high from `slices_top` down to the plate.
-fn slices(positions: &[Vec3], r: f32) -> Vec<Slice> {
+fn slices(positions: &[Vec3], nozzle: f32, r: f32) -> Vec<Slice> {
     let height = 4.0 * r;
-    let top = slices_top(r);
+    let top = slices_top(nozzle, r);
     let mut slices = vec![Slice::default(); (top / height).ceil() as usize];
     for p in positions {
         let k = ((top - p.z) / height).floor();
@@ -131,8 +153,8 @@ fn rope_radius(count: usize, r: f32) -> f64 {
     (2.0 * count as f64 * (r as f64).powi(2) / PI).sqrt()
 }
 
-fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
-    let slices = slices(positions, r);
+fn frame_shape(positions: &[Vec3], nozzle: f32, r: f32) -> FrameShape {
+    let slices = slices(positions, nozzle, r);
     let radii: Vec<f64> = slices.iter().map(|s| rope_radius(s.count, r)).collect();
     // The falling rope's radius: the median over the top third of the fall, where no pile
     // reaches.
@@ -148,7 +170,7 @@ fn frame_shape(positions: &[Vec3], r: f32) -> FrameShape {
         .position(|k| slices[k].count == 0 || radii[k] > 2.0 * rope)
         .unwrap_or(slices.len());
     let last = rope_end.checked_sub(1);
-    let top = slices_top(r) as f64;
+    let top = slices_top(nozzle, r) as f64;
     let touchdown_height = last.map_or(top, |k| top - (k as f64 + 0.5) * 4.0 * r as f64);
     // The upper half of the fall: nozzle to midway to the pile.
     let upper = &slices[..rope_end / 2];
@@ -246,6 +268,7 @@ const MESH_EVERY: f32 = 0.5;
 /// where the field is sampled.
 fn rope_mesh_shape(
     positions: &[Vec3],
+    nozzle: f32,
     r: f32,
     shape: &FrameShape,
     outer_only: bool,
@@ -260,9 +283,9 @@ fn rope_mesh_shape(
     if outer_only {
         mesh = super::pieces::without_voids(&mesh);
     }
-    let top = Vec3::new(0.0, 0.0, slices_top(r));
+    let top = Vec3::new(0.0, 0.0, slices_top(nozzle, r));
     let from = shape.rope_radius + 6.0 * r as f64;
-    let to = slices_top(r) as f64 - shape.upper_bottom;
+    let to = slices_top(nozzle, r) as f64 - shape.upper_bottom;
     if to <= from {
         return None;
     }
@@ -271,12 +294,26 @@ fn rope_mesh_shape(
 
 /// The meshed upper rope of one frame measured as a cylinder, as check (e) measures it.
 pub fn rope_cylinder(positions: &[Vec3], r: f32) -> Option<super::cylinder::CylinderShape> {
-    rope_mesh_shape(positions, r, &frame_shape(positions, r), false)
+    let nozzle = pour::NOZZLE_HEIGHT;
+    rope_mesh_shape(
+        positions,
+        nozzle,
+        r,
+        &frame_shape(positions, nozzle, r),
+        false,
+    )
 }
 
 /// [`rope_cylinder`] of the outer surface alone, the voids' shells left out.
 pub fn rope_cylinder_outer(positions: &[Vec3], r: f32) -> Option<super::cylinder::CylinderShape> {
-    rope_mesh_shape(positions, r, &frame_shape(positions, r), true)
+    let nozzle = pour::NOZZLE_HEIGHT;
+    rope_mesh_shape(
+        positions,
+        nozzle,
+        r,
+        &frame_shape(positions, nozzle, r),
+        true,
+    )
 }
 
 /// Pours `scene` (one of `pour::scene`'s) for `seconds`, judging every frame; `observe` sees
@@ -287,6 +324,7 @@ pub fn measure(
     mut observe: impl FnMut(usize, &FrameStats, &[Vec3]),
 ) -> crate::Result<PourFigures> {
     let (radius, fps) = (scene.settings.particle_radius, scene.settings.fps);
+    let (nozzle, flow) = nozzle_of(scene);
     let mut sim = Simulation::new(scene)?;
     let cancel = AtomicBool::new(false);
     let frames = (seconds * fps).round() as usize;
@@ -295,6 +333,8 @@ pub fn measure(
         radius,
         fps,
         frames,
+        nozzle_height: nozzle,
+        flow,
         ..PourFigures::default()
     };
     let mut touched_down = false;
@@ -320,10 +360,10 @@ pub fn measure(
         if frame < watch_from {
             continue;
         }
-        let shape = frame_shape(positions, radius);
+        let shape = frame_shape(positions, nozzle, radius);
         if (frames - 1 - frame).is_multiple_of((MESH_EVERY * fps).round() as usize) {
             figures.rope_meshes += 1;
-            match rope_mesh_shape(positions, radius, &shape, false) {
+            match rope_mesh_shape(positions, nozzle, radius, &shape, false) {
                 Some(rope) => {
                     figures.rope_mesh_area_variation =
                         figures.rope_mesh_area_variation.max(rope.area_variation());
@@ -360,11 +400,12 @@ pub fn measure(
     figures.upper_wobble = wobbles.get(wobbles.len() / 2).copied().unwrap_or(0.0);
     figures.upper_wobble_worst = wobbles.last().copied().unwrap_or(0.0);
     figures.coil_radius = radius_sum / watched.max(1) as f64;
+    figures.watched_seconds = watched as f64 / fps as f64;
     figures.touchdown_rope_radius = rope_sum / watched.max(1) as f64;
     figures.touchdown_height = height_sum / watched.max(1) as f64;
     figures.emitted = sim.liquid().len();
     let particle_volume = (2.0 * radius as f64).powi(3);
-    figures.expected_emitted = pour::FLOW as f64 * seconds as f64 / particle_volume;
+    figures.expected_emitted = flow as f64 * seconds as f64 / particle_volume;
     figures.mean_substeps = substeps as f64 / frames.max(1) as f64;
     Ok(figures)
 }
@@ -375,18 +416,18 @@ pub fn measure(
 pub fn checks(f: &PourFigures) -> Vec<Check> {
     let honey = crate::scene::presets::honey();
     let nu = (honey.viscosity / honey.density) as f64;
-    let (q, g) = (pour::FLOW as f64, 9.81f64);
+    let (q, g) = (f.flow as f64, 9.81f64);
     let coil_limit = 2.0 * (nu * q / g).powf(0.25);
     let r = f.radius as f64;
     let turns = f.net_angle.abs() / TAU;
     let steadiness = f.net_angle.abs() / f.travelled_angle.max(f64::MIN_POSITIVE);
-    let frequency = turns / 2.0;
+    let frequency = turns / f.watched_seconds.max(f64::MIN_POSITIVE);
     // Ribe (2004) and Maleki et al. (2004), in turns per second and without their prefactors:
     // from the rope's radius a and speed U = Q/πa² at touchdown, and the fall H from the
     // nozzle to there.
     let a = f.touchdown_rope_radius;
     let u = q / (PI * a * a);
-    let fall = pour::NOZZLE_HEIGHT as f64 - f.touchdown_height;
+    let fall = f.nozzle_height as f64 - f.touchdown_height;
     let viscous = u / fall / TAU;
     let gravitational = (g * u.powi(3) / (nu * a * a)).powf(0.25) / TAU;
     let inertial = (u.powi(4) / (nu * a * a)).powf(1.0 / 3.0) / TAU;

@@ -28,6 +28,11 @@ def test_progress_text_and_fraction(addon):
     assert runner.progress_text(status) == (
         "Frame 12 (12/48), 51,234 particles, 64 substeps, 2 frames at Max Substeps, ETA 2:05"
     )
+    # And the bound that set them.
+    status.update(substeps=3, substeps_capped_frames=0, substeps_set_by="stretch")
+    assert runner.progress_text(status) == (
+        "Frame 12 (12/48), 51,234 particles, 3 substeps (stretch), ETA 2:05"
+    )
 
 
 def test_squeeze_warning_only_when_frames_stopped_short(addon):

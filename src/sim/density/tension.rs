@@ -28,7 +28,7 @@ use super::Positions;
 /// one-sided 34 of 110 and 1,055 passes; band 0.25: 37 and 1,629; 0.15: none and 2,770;
 /// 0.10: none and 4,184; 0.05: none and 6,390; no band (pull at any deficit): 6-9 and
 /// 11,000-20,000 (each pull then compresses a neighbour that the next pass pushes back).
-pub(super) const TENSION_BAND: f32 = 0.15;
+pub(crate) const TENSION_BAND: f32 = 0.15;
 
 /// Below this share of ρ0 a particle at the free surface stands off the liquid rather than
 /// in it, and pulls its neighbours in as a stretched interior particle does, towards this
