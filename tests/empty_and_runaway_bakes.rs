@@ -64,7 +64,10 @@ fn scene_with(objects: Vec<SceneObject>) -> Scene {
 
 /// Why a bake of `scene` is refused (the checks a bake starts with).
 fn refusal(scene: &Scene) -> String {
-    match scene.validate().and_then(|()| scene.validate_makes_liquid()) {
+    match scene
+        .validate()
+        .and_then(|()| scene.validate_makes_liquid())
+    {
         Ok(()) => panic!("accepted: {:?}", scene.objects.last().map(|o| &o.role)),
         Err(e) => e.to_string(),
     }
