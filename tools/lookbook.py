@@ -177,18 +177,7 @@ def liquid_bounds(liquid):
 
 
 def light_and_camera(scene, view, target):
-    world = bpy.data.worlds.new("Sky")
-    scene.world = world
-    if world.node_tree is None:
-        world.use_nodes = True
-    background = next(n for n in world.node_tree.nodes if n.type == "BACKGROUND")
-    background.inputs["Color"].default_value = (0.78, 0.82, 0.90, 1.0)  # a pale, neutral sky
-    background.inputs["Strength"].default_value = 0.8
-    sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", "SUN"))
-    sun.data.energy = 4.0
-    sun.data.angle = math.radians(3.0)
-    sun.rotation_euler = (math.radians(40.0), 0.0, math.radians(-35.0))
-    scene.collection.objects.link(sun)
+    render_support.sky_and_sun(scene, (0.78, 0.82, 0.90), 4.0)
     cam = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
     cam.data.lens = view.lens
     cam.data.clip_start = view.distance / 100.0

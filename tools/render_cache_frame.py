@@ -25,7 +25,8 @@ from mathutils import Vector
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "tests", "blender"))
 
-import harness  # after sys.path: it lives beside the tests
+import harness  # after sys.path: both live beside the tests
+import render_support
 
 
 def arguments():
@@ -45,20 +46,7 @@ def arguments():
 
 
 def light_and_camera(scene, target, distance, lens):
-    world = bpy.data.worlds.new("Sky")
-    scene.world = world
-    if world.node_tree is None:
-        world.use_nodes = True
-    background = next(n for n in world.node_tree.nodes if n.type == "BACKGROUND")
-    background.inputs["Color"].default_value = (0.75, 0.82, 0.95, 1.0)
-    background.inputs["Strength"].default_value = 0.8
-    # A small sun (3°) in front of and above the camera's left: its reflection on the ball is a
-    # small spot whose outline shows every wobble of the shading normals.
-    sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", "SUN"))
-    sun.data.energy = 5.0
-    sun.data.angle = math.radians(3.0)
-    sun.rotation_euler = (math.radians(40.0), 0.0, math.radians(-35.0))
-    scene.collection.objects.link(sun)
+    render_support.sky_and_sun(scene, (0.75, 0.82, 0.95), 5.0)
     cam = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
     cam.data.lens = lens
     scene.collection.objects.link(cam)

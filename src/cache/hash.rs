@@ -5,23 +5,29 @@ use crate::scene::Scene;
 
 /// 64-bit FNV-1a of the scene's binary form, as 16 hex digits.
 ///
-/// `settings.frame_end` is left out on purpose: it does not change any frame before it, so a
-/// bake of frames 1..50 can be resumed and extended to 1..100. Hand-written rather than a
+/// Of [`what_a_resume_keeps`]: the end frame and the liquids' looks are left out on purpose.
+/// Hand-written rather than a
 /// crate because it is eight lines and must never change between versions (std's
 /// `DefaultHasher` makes no such promise).
 pub fn scene_hash(scene: &Scene) -> String {
-    let mut normalised = scene.clone();
-    normalised.settings.frame_end = normalised.settings.frame_start;
-    // How a liquid renders changes no frame either.
-    for liquid in &mut normalised.materials.liquids {
-        liquid.look = Default::default();
-    }
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &byte in &normalised.to_binary() {
+    for &byte in &what_a_resume_keeps(scene).to_binary() {
         h ^= byte as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     format!("{h:016x}")
+}
+
+/// `scene` with what changes no baked frame set as a fresh scene has it: the end frame (a bake
+/// of frames 1..50 can be resumed and extended to 1..100) and how a liquid renders. Two scenes
+/// a resume may pass between are equal here; `scene::changes` names what else differs.
+pub fn what_a_resume_keeps(scene: &Scene) -> Scene {
+    let mut normalised = scene.clone();
+    normalised.settings.frame_end = normalised.settings.frame_start;
+    for liquid in &mut normalised.materials.liquids {
+        liquid.look = Default::default();
+    }
+    normalised
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ mod status;
 
 pub use file_record::{FileRecord, FrameFiles, FrameRecords};
 pub use frame_line::FrameLine;
-pub use hash::scene_hash;
+pub use hash::{scene_hash, what_a_resume_keeps};
 pub use lock::{lock_holder, CacheLock, LockHolder};
 pub use manifest::{LiquidInfo, Manifest, CACHE_FORMAT_VERSION};
 pub use material_colours::MaterialColours;

@@ -59,12 +59,7 @@ pub fn summary(changes: &[String]) -> String {
 
 /// The scene's JSON with what the hash ignores set to what a fresh scene has.
 fn comparable(scene: &Scene) -> Value {
-    let mut normalised = scene.clone();
-    normalised.settings.frame_end = normalised.settings.frame_start;
-    for liquid in &mut normalised.materials.liquids {
-        liquid.look = Default::default();
-    }
-    serde_json::to_value(&normalised).expect("a scene serialises")
+    serde_json::to_value(crate::cache::what_a_resume_keeps(scene)).expect("a scene serialises")
 }
 
 #[derive(Clone, Copy)]

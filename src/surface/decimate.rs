@@ -365,16 +365,13 @@ const SLIVER: f32 = 1e-3;
 /// [`SLIVER`]) have no orientation to judge.
 fn faces_against(positions: &[Vec3], t: &[u32; 3], normal_of: impl Fn(u32) -> Vec3) -> bool {
     let [a, b, c] = t.map(|v| positions[v as usize]);
-    let n = (b - a).cross(c - a);
-    let longest = (b - a)
-        .length_squared()
-        .max((c - b).length_squared())
-        .max((a - c).length_squared());
-    // |n| is twice the area, so |n| / longest side is the height; squared to avoid roots.
-    if n.length_squared() <= SLIVER * SLIVER * longest * longest {
+    if super::quality::is_sliver(a, b, c, SLIVER) {
         return false;
     }
-    n.dot(t.iter().map(|&v| normal_of(v)).sum::<Vec3>()) < 0.0
+    (b - a)
+        .cross(c - a)
+        .dot(t.iter().map(|&v| normal_of(v)).sum::<Vec3>())
+        < 0.0
 }
 
 fn indices_as_triangles(indices: &[u32]) -> Vec<[u32; 3]> {
@@ -467,6 +464,25 @@ mod tests {
         }
     }
 
+    /// `decimate` of a whole shape (no locked vertices) at `max_error`, with the normals the
+    /// mesher would pass.
+    fn decimate_whole(
+        positions: &[Vec3],
+        triangles: &[[u32; 3]],
+        colours: &[[f32; 3]],
+        max_error: f32,
+    ) -> Decimated {
+        let normals = normals(positions, triangles);
+        decimate(
+            positions,
+            &normals,
+            colours,
+            triangles,
+            &[],
+            &bounds(max_error),
+        )
+    }
+
     /// Area-weighted vertex normals, as the mesher passes them.
     fn normals(positions: &[Vec3], triangles: &[[u32; 3]]) -> Vec<Vec3> {
         let mut normals = vec![Vec3::ZERO; positions.len()];
@@ -545,14 +561,7 @@ mod tests {
         let (positions, triangles) = flat_box(16);
         assert!(is_closed_oriented(&triangles));
         let grey = vec![[0.5; 3]; positions.len()];
-        let out = decimate(
-            &positions,
-            &normals(&positions, &triangles),
-            &grey,
-            &triangles,
-            &[],
-            &bounds(1e-3),
-        );
+        let out = decimate_whole(&positions, &triangles, &grey, 1e-3);
         assert!(is_closed_oriented(&out.triangles));
         assert!(
             out.triangles.len() * 20 < triangles.len(),
@@ -574,14 +583,7 @@ mod tests {
         let open = unpaired_edge_vertices(&triangles);
         assert_eq!(open.len(), 9);
         let grey = vec![[0.5; 3]; positions.len()];
-        let out = decimate(
-            &positions,
-            &normals(&positions, &triangles),
-            &grey,
-            &triangles,
-            &[],
-            &bounds(1e-3),
-        );
+        let out = decimate_whole(&positions, &triangles, &grey, 1e-3);
         assert!(
             out.triangles.len() * 4 < triangles.len(),
             "{}",
@@ -604,23 +606,9 @@ mod tests {
         let mut all = triangles.clone();
         all.extend(triangles.iter().map(|t| t.map(|v| v + n)));
         let grey = vec![[0.5; 3]; positions.len()];
-        let same = decimate(
-            &positions,
-            &normals(&positions, &all),
-            &grey,
-            &all,
-            &[],
-            &bounds(0.0),
-        );
+        let same = decimate_whole(&positions, &all, &grey, 0.0);
         assert_eq!(same.triangles, all);
-        let out = decimate(
-            &positions,
-            &normals(&positions, &all),
-            &grey,
-            &all,
-            &[],
-            &bounds(1e-3),
-        );
+        let out = decimate_whole(&positions, &all, &grey, 1e-3);
         assert!(is_closed_oriented(&out.triangles));
         assert_eq!(
             crate::surface::quality::components(out.kept.len(), &out.triangles),
@@ -641,22 +629,8 @@ mod tests {
             })
             .collect();
         let grey = vec![[0.5; 3]; positions.len()];
-        let plain = decimate(
-            &positions,
-            &normals(&positions, &triangles),
-            &grey,
-            &triangles,
-            &[],
-            &bounds(1e-3),
-        );
-        let painted = decimate(
-            &positions,
-            &normals(&positions, &triangles),
-            &colours,
-            &triangles,
-            &[],
-            &bounds(1e-3),
-        );
+        let plain = decimate_whole(&positions, &triangles, &grey, 1e-3);
+        let painted = decimate_whole(&positions, &triangles, &colours, 1e-3);
         assert!(is_closed_oriented(&painted.triangles));
         let blending = |out: &Decimated| {
             out.kept

@@ -74,13 +74,11 @@ pub fn turned_triangles(
         .into_par_iter()
         .filter(|&t| {
             let [a, b, c] = from.1[t].map(|v| from.0[v as usize]);
-            let n = normal(from, t);
-            let longest = (b - a).length().max((c - b).length()).max((a - c).length());
-            if n.length() <= sliver * longest * longest {
+            if super::quality::is_sliver(a, b, c, sliver) {
                 return false;
             }
             grid.nearest((a + b + c) / 3.0, cap)
-                .is_some_and(|(_, near)| n.dot(normal(to, near as usize)) < 0.0)
+                .is_some_and(|(_, near)| normal(from, t).dot(normal(to, near as usize)) < 0.0)
         })
         .collect()
 }

@@ -59,6 +59,19 @@ pub fn measure(mesh: &SurfaceMesh) -> MeshReport {
     }
 }
 
+/// Whether the triangle (a, b, c) is a sliver: its height under `fraction` of its longest
+/// side. Its normal is then rounding noise, and it covers no area a ray could meet, so its
+/// orientation is not judged (decimation's turned triangles, `hausdorff::turned_triangles`).
+pub fn is_sliver(a: Vec3, b: Vec3, c: Vec3, fraction: f32) -> bool {
+    let twice_area = (b - a).cross(c - a).length_squared();
+    let longest = (b - a)
+        .length_squared()
+        .max((c - b).length_squared())
+        .max((a - c).length_squared());
+    // |n| is twice the area, so |n| / longest side is the height; squared to avoid roots.
+    twice_area <= fraction * fraction * longest * longest
+}
+
 /// Number of connected components of the triangles (isolated vertices are not counted).
 pub fn components(vertex_count: usize, triangles: &[[u32; 3]]) -> usize {
     let label = component_labels(vertex_count, triangles);

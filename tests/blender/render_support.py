@@ -8,6 +8,7 @@ the liquid is visible, as white emission on black: no guessing from colours.
 """
 
 import colorsys
+import math
 import os
 
 import bpy
@@ -175,3 +176,22 @@ def write_png(display, path):
     image.file_format = "PNG"
     image.save()
     bpy.data.images.remove(image)
+
+
+def sky_and_sun(scene, sky_colour, sun_energy):
+    """A uniform sky of `sky_colour` (strength 0.8) and a small sun (3°) in front of and above
+    the camera's left, as the look book and the render tools light their shots: the sun's
+    reflection on a coated ball is a small spot whose outline shows every wobble of the
+    shading normals."""
+    world = bpy.data.worlds.new("Sky")
+    scene.world = world
+    if world.node_tree is None:
+        world.use_nodes = True
+    background = next(n for n in world.node_tree.nodes if n.type == "BACKGROUND")
+    background.inputs["Color"].default_value = (*sky_colour, 1.0)
+    background.inputs["Strength"].default_value = 0.8
+    sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", "SUN"))
+    sun.data.energy = sun_energy
+    sun.data.angle = math.radians(3.0)
+    sun.rotation_euler = (math.radians(40.0), 0.0, math.radians(-35.0))
+    scene.collection.objects.link(sun)
