@@ -116,7 +116,8 @@ fn a_lock_left_by_a_killed_bake_is_taken_over() {
         .unwrap()
         .expect("kill -9 leaves the lock file");
     assert_eq!(left.pid, first.id());
-    assert!(left.is_stale());
+    assert!(left.os_lock, "the holder took the OS lock");
+    assert!(left.is_stale(&out));
 
     let resumed = spawn_bake(&scene, &out, &["--resume"])
         .wait_with_output()

@@ -7,12 +7,18 @@
 //! It is removed when the holder ends, by returning, failing, unwinding or a graceful Ctrl-C.
 //!
 //! A process killed outright (`kill -9`, out of memory, power loss) leaves the file behind.
-//! Such a lock is stale when its holder was on this host and is no longer running
-//! ([`super::process::is_running`]); the next process takes it over. A holder on another host
-//! (a shared network folder) cannot be checked and is taken as live: the message names the
-//! file to delete.
+//! Such a lock is stale when its holder was on this host and is no longer running; the next
+//! process takes it over. The holder keeps the file open with a shared OS file lock
+//! (`File::try_lock_shared`: flock on Unix, LockFileEx on Windows), which the system drops
+//! when the process ends however it ends. So "still running" is asked of the OS lock: on
+//! every platform, with no pid that can be reused, and on Windows, where std has no other way
+//! to ask. Locks written before holders took the OS lock (`os_lock` false), or on a file
+//! system without file locks, fall back to the pid ([`super::process::is_running`]). A holder
+//! on another host (a shared network folder) cannot be checked and is taken as live: the
+//! message names the file to delete.
 
-use std::io::Write;
+use std::fs::{File, TryLockError};
+use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -40,6 +46,10 @@ pub struct LockHolder {
     pub command: String,
     /// When it took the lock, in seconds since 1970.
     pub since_unix_s: u64,
+    /// Whether it holds the lock file's shared OS lock for as long as it runs: then that lock,
+    /// not the pid, tells whether it still runs. False in locks written by older versions.
+    #[serde(default)]
+    pub os_lock: bool,
 }
 
 impl LockHolder {
@@ -51,12 +61,25 @@ impl LockHolder {
             process_start: start_time(pid),
             command: command.to_string(),
             since_unix_s: unix_now(),
+            os_lock: true,
         }
     }
 
-    /// Known to be gone: it ran on this host and that process is no longer running.
-    pub fn is_stale(&self) -> bool {
-        self.host == host_name() && !is_running(self.pid, self.process_start)
+    /// Known to be gone: it ran on this host and no longer runs. `dir` is the cache folder
+    /// whose lock file names this holder.
+    pub fn is_stale(&self, dir: &Path) -> bool {
+        if self.host != host_name() {
+            return false;
+        }
+        let held = if self.os_lock {
+            os_lock_held(&lock_path(dir))
+        } else {
+            None
+        };
+        match held {
+            Some(held) => !held,
+            None => !is_running(self.pid, self.process_start),
+        }
     }
 
     /// "gloop bake (pid 1234 on host studio-3, for 42 s)", for messages and the add-on's
@@ -85,6 +108,8 @@ pub struct CacheLock {
     /// The cache folder, if taking the lock created it: removed again on release if nothing
     /// else was written (a bake refused on bad input leaves no empty folder behind).
     created_folder: Option<PathBuf>,
+    /// The lock file, open and holding its shared OS lock while this lock lives.
+    os_locked_file: Option<File>,
 }
 
 impl CacheLock {
@@ -95,7 +120,7 @@ impl CacheLock {
         let created_folder = (!dir.exists()).then(|| dir.to_path_buf());
         std::fs::create_dir_all(dir).map_err(|e| unwritable(dir, e))?;
         let path = lock_path(dir);
-        let holder = LockHolder::this_process(command);
+        let mut holder = LockHolder::this_process(command);
         let text = serde_json::to_string_pretty(&holder).expect("a lock holder serializes");
         // Each round either takes the lock, refuses, or clears a stale lock for the next.
         for _ in 0..5 {
@@ -105,16 +130,34 @@ impl CacheLock {
                 .open(&path);
             match file {
                 Ok(mut file) => {
-                    // No fsync: after a crash the lock is stale anyway.
-                    if let Err(e) = file.write_all(text.as_bytes()) {
+                    // No fsync: after a crash the lock is stale anyway. Written before the
+                    // OS lock is taken: on Windows a shared lock forbids writing, its holder's
+                    // included.
+                    let written = file.write_all(text.as_bytes()).and_then(|()| {
+                        if file.try_lock_shared().is_ok() {
+                            return Ok(());
+                        }
+                        // No file locks here (some network file systems): say so, and be
+                        // judged by pid.
+                        holder.os_lock = false;
+                        let text = serde_json::to_string_pretty(&holder)
+                            .expect("a lock holder serializes");
+                        file.set_len(0)?;
+                        file.rewind()?;
+                        file.write_all(text.as_bytes())
+                    });
+                    if let Err(e) = written {
+                        drop(file);
                         let _ = std::fs::remove_file(&path);
                         return Err(unwritable(dir, e));
                     }
+                    let os_locked_file = holder.os_lock.then_some(file);
                     return Ok(CacheLock {
                         folder: dir.to_path_buf(),
                         path,
                         holder,
                         created_folder,
+                        os_locked_file,
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -124,7 +167,7 @@ impl CacheLock {
                         Err(e) => return Err(GloopError::io(&path, e)),
                     };
                     match serde_json::from_slice::<LockHolder>(&seen) {
-                        Ok(other) if !other.is_stale() => return Err(in_use(dir, &other)),
+                        Ok(other) if !other.is_stale(dir) => return Err(in_use(dir, &other)),
                         Err(_) if modified_within(&path, UNREADABLE_GRACE) => {
                             return Err(GloopError::file(
                                 dir,
@@ -164,6 +207,8 @@ impl CacheLock {
 
 impl Drop for CacheLock {
     fn drop(&mut self) {
+        // Closed first: Windows removes a file still open only once its last handle closes.
+        drop(self.os_locked_file.take());
         release_if_held_by(&self.path, &self.holder);
         if let Some(folder) = &self.created_folder {
             // Fails (and is meant to) unless the folder is empty.
@@ -175,6 +220,18 @@ impl Drop for CacheLock {
 /// The lock file of cache folder `dir`.
 pub fn lock_path(dir: &Path) -> PathBuf {
     dir.join(LOCK_FILE_NAME)
+}
+
+/// Whether some process holds the OS lock on the lock file at `path`: asked by trying to take
+/// it exclusively (and letting it go at once). `None` when the file is gone or the file
+/// system cannot say.
+fn os_lock_held(path: &Path) -> Option<bool> {
+    let file = File::open(path).ok()?;
+    match file.try_lock() {
+        Ok(()) => Some(false),
+        Err(TryLockError::WouldBlock) => Some(true),
+        Err(TryLockError::Error(_)) => None,
+    }
 }
 
 /// Who holds cache folder `dir`, if anyone (a stale holder included: see
@@ -296,13 +353,62 @@ mod tests {
             ..LockHolder::this_process("bake")
         };
         std::fs::write(lock_path(dir.path()), serde_json::to_vec(&gone).unwrap()).unwrap();
-        assert!(gone.is_stale());
+        assert!(gone.is_stale(dir.path()));
         let lock = CacheLock::acquire(dir.path(), "bake").unwrap();
         assert_eq!(
             lock_holder(dir.path()).unwrap().unwrap().pid,
             std::process::id()
         );
         drop(lock);
+    }
+
+    /// A live pid whose OS lock is free: what a crashed bake leaves on Windows or macOS when
+    /// its pid is reused (or, on Windows, alive or not: std cannot ask about a pid there). The
+    /// OS lock decides, so the lock is taken over.
+    #[test]
+    fn the_os_lock_not_the_pid_tells_a_holder_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let reused_pid = LockHolder::this_process("bake");
+        assert!(reused_pid.os_lock);
+        std::fs::write(
+            lock_path(dir.path()),
+            serde_json::to_vec(&reused_pid).unwrap(),
+        )
+        .unwrap();
+        assert!(reused_pid.is_stale(dir.path()));
+        drop(CacheLock::acquire(dir.path(), "bake").unwrap());
+    }
+
+    /// A lock from before holders took the OS lock is judged by its pid: this live process's
+    /// is live.
+    #[test]
+    fn an_old_lock_without_an_os_lock_is_judged_by_its_pid() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = lock_path(dir.path());
+        let old = LockHolder {
+            os_lock: false,
+            ..LockHolder::this_process("bake")
+        };
+        let mut json = serde_json::to_value(&old).unwrap();
+        json.as_object_mut().unwrap().remove("os_lock");
+        std::fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
+        let read = lock_holder(dir.path()).unwrap().unwrap();
+        assert!(!read.os_lock, "an old lock reads without the field");
+        assert!(!read.is_stale(dir.path()));
+        assert!(CacheLock::acquire(dir.path(), "bake").is_err());
+    }
+
+    /// While a lock lives its OS lock is held, seen from another open of the file as another
+    /// process would see it; once released the file is gone.
+    #[test]
+    fn a_live_lock_holds_its_os_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = CacheLock::acquire(dir.path(), "bake").unwrap();
+        assert!(lock.holder().os_lock);
+        assert_eq!(os_lock_held(&lock_path(dir.path())), Some(true));
+        assert!(!lock.holder().is_stale(dir.path()));
+        drop(lock);
+        assert_eq!(os_lock_held(&lock_path(dir.path())), None);
     }
 
     #[test]

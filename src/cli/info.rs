@@ -47,7 +47,7 @@ pub fn run(dir: &Path) -> Result<()> {
         );
     }
     match gloop::cache::lock_holder(dir) {
-        Ok(Some(holder)) if holder.is_stale() => {
+        Ok(Some(holder)) if holder.is_stale(dir) => {
             println!("  lock: left by {}, which is gone", holder.describe())
         }
         Ok(Some(holder)) => println!("  in use by {}", holder.describe()),

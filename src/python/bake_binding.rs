@@ -124,7 +124,7 @@ fn cache_lock_holder<'py>(
     dict.set_item("command", &holder.command)?;
     dict.set_item("since_unix_s", holder.since_unix_s)?;
     dict.set_item("description", holder.describe())?;
-    dict.set_item("stale", holder.is_stale())?;
+    dict.set_item("stale", holder.is_stale(&cache_dir))?;
     Ok(Some(dict))
 }
 
