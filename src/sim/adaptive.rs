@@ -20,7 +20,8 @@
 //!   (see `STRETCH_PER_SUBSTEP` for the measurements). Liquid hanging from a surface it
 //!   sticks to is held by adhesion rather than by a throat, and is not bounded so: the
 //!   bound was measured on pours only (`timestep_notes.md`), and applied to every scene it
-//!   would double the honey drop's substeps (8 at r = 1 mm, 24 fps, against its 4).
+//!   would nearly double the honey drop's substeps (8 at r = 1 mm, 24 fps, against the 5
+//!   its adhesion bound asks).
 //!
 //! The count depends only on the state a frame starts from (the particles a frame file stores)
 //! and on the scene, so a resumed bake takes the same counts as an uninterrupted one; the
