@@ -12,6 +12,7 @@ pub mod error;
 pub mod fuzz;
 pub mod geometry;
 pub mod remesh;
+pub mod rheology;
 pub mod scene;
 pub mod sim;
 pub mod surface;
