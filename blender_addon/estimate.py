@@ -77,6 +77,12 @@ SURFACE_VERTICES_PER_CUBE_FACE = 1.5
 # and meshes a frame of 283,000 vertices in 2.3 s (8 µs each).
 SECONDS_PER_LIQUID_PARTICLE_FRAME = 50e-6
 SECONDS_PER_SURFACE_VERTEX = 8e-6
+# Decimation then works through the whole mesh, on rayon's threads as the mesher does: about
+# as long again. Re-meshing caches decimated at 0.02 r took more CPU time than undecimated by
+# 0.74, 0.67 and 0.71 of it for three puddles (Quick Honey on a 6 cm ball, a 3 cm cube and a
+# 5 cm cube of 100 Pa·s honey, 30 frames, 650,000–910,000 vertices in all) and by 1.86 for the
+# estimate test's pour (24 frames, 630,000 vertices of thin tubes).
+SECONDS_PER_DECIMATED_VERTEX = SECONDS_PER_SURFACE_VERTEX
 # Object particles cost time too, however few the liquid touches (issue 42: an unscaled 2 m
 # floor under a pour, 4.2 million object particles, took 40 s where 5 were estimated):
 # - once, as the bake starts: the sampler places them on every obstacle (serially) and the
@@ -421,8 +427,11 @@ def estimate(scene, objects, frames, radius=None):
         + MESHER_BYTES_PER_SURFACE_VERTEX * most_vertices
     )
     frame_count = max(frames[1] - frames[0], 0)
+    per_vertex = SECONDS_PER_SURFACE_VERTEX
+    if s.surface_max_error > 0.0:
+        per_vertex += SECONDS_PER_DECIMATED_VERTEX
     seconds = frame_count * (
-        mean_liquid * SECONDS_PER_LIQUID_PARTICLE_FRAME + vertices * SECONDS_PER_SURFACE_VERTEX
+        mean_liquid * SECONDS_PER_LIQUID_PARTICLE_FRAME + vertices * per_vertex
     )
     if solid:
         counted = counted_in_validation(scene, objects, radius, frames)
