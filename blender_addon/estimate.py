@@ -277,7 +277,10 @@ def gap_below(ob, objects, radius):
     spacing into the liquid still counts, at no distance: the liquid rests on it."""
     from . import domain  # domain measures objects with this module
 
-    lo, hi = domain.world_bounds(ob)
+    bounds = domain.world_bounds(ob)
+    if bounds is None:
+        return None
+    lo, hi = bounds
     spacing = 2.0 * radius
     bottom = np.array([0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), lo[2] + spacing])
     drop = drop_to_obstacle(bottom, objects)

@@ -64,3 +64,13 @@ def test_a_cube_over_a_floor_is_estimated_to_spread(addon, empty_scene):
     floor.location.x = 0.5
     bpy.context.view_layer.update()
     assert addon.estimate.gap_below(honey, [honey, floor], 0.002) is None
+
+
+def test_a_liquid_object_without_vertices_spreads_nowhere(addon, empty_scene):
+    scene = empty_scene
+    honey = bpy.data.objects.new("Empty Honey", bpy.data.meshes.new("Empty Honey"))
+    scene.collection.objects.link(honey)
+    honey.gloop.type = "LIQUID"
+    assert addon.estimate.gap_below(honey, [honey], 0.002) is None
+    e = addon.estimate.estimate(scene, [honey], (1, 30), radius=0.002)
+    assert (e.liquid, e.cache_bytes) == (0, 0)
