@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import emission, obstacle_count, stream
+from . import emission, obstacle_count, spreading, stream
 
 # The bake process's peak resident memory, measured (VmHWM) over bakes of 3,400 to 84,000
 # particles with and without surfaces, fitted by least squares to the three terms below
@@ -43,6 +43,12 @@ SURFACE_BYTES_PER_TRIANGLE = 13
 # and their count falls as its inverse: other targets are scaled so, never above all of them.
 DECIMATION_REFERENCE_ERROR = 0.02
 KEPT_OF_LIQUID_OBJECT = 0.14
+# A puddle keeps more than the object it came from: its flowed top is lumpy at the particle
+# scale, and its bottom lies on the board's particles, lumpy too at 0.02 r (the share jumps
+# from frame to frame, 0.10 to 0.27, as the bottom's triangles do). Over frames 4–30 of two
+# bakes not in the test (Quick Honey on a 6 cm ball, and on a 5 cm cube of 100 Pa·s honey)
+# their puddles kept 0.184 and 0.172; the objects before landing 0.15 and 0.13.
+KEPT_OF_PUDDLE = 0.18
 # A pour keeps more: its column and its coiled rope are thin tubes, curved across at every
 # point. How much decimation keeps of a tube depends on its radius in particle radii, and an
 # emitter's particle radius follows its nozzle (`emission.rope_radius`; a nozzle so small that
@@ -62,14 +68,21 @@ KEPT_OF_POUR = 0.33
 # 4% of their bakes (1,419, 1,559 and 1,414 KB).
 SMOOTH_ROPE_AREA = 0.8
 # Marching cubes puts a vertex where the surface crosses a cube edge: per cube-face of area,
-# the mean of |nx| + |ny| + |nz| over orientations, 1.5. A closed mesh has two triangles per
-# vertex.
+# |nx| + |ny| + |nz| for a surface of normal n (`spreading`), whose mean over orientations,
+# 1.5, counts a pour's. A liquid object's is summed over its own faces: 1.0 for a cube, 1.5
+# for a ball. A closed mesh has two triangles per vertex.
 SURFACE_VERTICES_PER_CUBE_FACE = 1.5
 # Rough bake time on a 2-core machine: the honey-drop demo simulates 9,200 liquid particles at
 # 4–8 substeps in about 0.5 s a frame (about 50 µs each, with the object particles they touch),
 # and meshes a frame of 283,000 vertices in 2.3 s (8 µs each).
 SECONDS_PER_LIQUID_PARTICLE_FRAME = 50e-6
 SECONDS_PER_SURFACE_VERTEX = 8e-6
+# Decimation then works through the whole mesh, on rayon's threads as the mesher does: about
+# as long again. Re-meshing caches decimated at 0.02 r took more CPU time than undecimated by
+# 0.74, 0.67 and 0.71 of it for three puddles (Quick Honey on a 6 cm ball, a 3 cm cube and a
+# 5 cm cube of 100 Pa·s honey, 30 frames, 650,000–910,000 vertices in all) and by 1.86 for the
+# estimate test's pour (24 frames, 630,000 vertices of thin tubes).
+SECONDS_PER_DECIMATED_VERTEX = SECONDS_PER_SURFACE_VERTEX
 # Object particles cost time too, however few the liquid touches (issue 42: an unscaled 2 m
 # floor under a pour, 4.2 million object particles, took 40 s where 5 were estimated):
 # - once, as the bake starts: the sampler places them on every obstacle (serially) and the
@@ -149,6 +162,20 @@ def volume_and_area(ob):
     return cached(ob, "volume_and_area", _volume_and_area)
 
 
+def _vertex_area(ob):
+    t = world_triangles(ob)
+    if len(t) == 0:
+        return 0.0
+    doubled = np.cross(t[:, 1] - t[:, 0], t[:, 2] - t[:, 0])  # normal × twice the area
+    return float(np.abs(doubled).sum()) / 2.0
+
+
+def vertex_area(ob):
+    """The object's surface area m² weighed by |nx| + |ny| + |nz| of each face: marching
+    cubes meshes it with vertex_area / cube² vertices (`spreading`)."""
+    return cached(ob, "vertex_area", _vertex_area)
+
+
 def rope_radius(ob):
     """The particle radius at which emitter `ob` pours a rope (`emission.rope_radius`), or
     None for a mesh without area."""
@@ -215,6 +242,23 @@ def _emitted_particles(ob, radius, fps, frames):
     return emission.emitted_within(ob.gloop, _emission(ob, radius)[2], fps, frames)
 
 
+def drop_to_obstacle(point, objects):
+    """How far a liquid at `point` falls straight down before it lands on an obstacle whose
+    bounds lie under it (the nearest top at or below the point), or None for no obstacle."""
+    from . import domain  # domain measures objects with this module
+
+    drops = []
+    for other in objects:
+        bounds = domain.world_bounds(other) if other.gloop.type == "OBSTACLE" else None
+        if bounds is None:
+            continue
+        other_lo, other_hi = bounds
+        under = (other_lo[:2] <= point[:2]).all() and (point[:2] <= other_hi[:2]).all()
+        if under and other_hi[2] <= point[2]:
+            drops.append(float(point[2] - other_hi[2]))
+    return min(drops) if drops else None
+
+
 def fall_height(ob, objects, floor):
     """How far emitter `ob`'s liquid falls (straight down from the nozzle's centre) before it
     lands on an obstacle whose bounds lie under it; without one, down to the domain's `floor`
@@ -223,16 +267,24 @@ def fall_height(ob, objects, floor):
 
     lo, hi = domain.world_bounds(ob)
     nozzle = 0.5 * (lo + hi)
-    floors = []
-    for other in objects:
-        bounds = domain.world_bounds(other)
-        if bounds is None:
-            continue
-        other_lo, other_hi = bounds
-        under = (other_lo[:2] <= nozzle[:2]).all() and (nozzle[:2] <= other_hi[:2]).all()
-        if other.gloop.type == "OBSTACLE" and under and other_hi[2] <= nozzle[2]:
-            floors.append(nozzle[2] - other_hi[2])
-    return min(floors) if floors else max(nozzle[2] - floor, 0.0)
+    drop = drop_to_obstacle(nozzle, objects)
+    return drop if drop is not None else max(nozzle[2] - floor, 0.0)
+
+
+def gap_below(ob, objects, radius):
+    """How far liquid object `ob` falls (from its lowest point, below its centre) onto an
+    obstacle under it, or None for none. An obstacle whose top reaches up to a particle
+    spacing into the liquid still counts, at no distance: the liquid rests on it."""
+    from . import domain  # domain measures objects with this module
+
+    bounds = domain.world_bounds(ob)
+    if bounds is None:
+        return None
+    lo, hi = bounds
+    spacing = 2.0 * radius
+    bottom = np.array([0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), lo[2] + spacing])
+    drop = drop_to_obstacle(bottom, objects)
+    return None if drop is None else max(drop - spacing, 0.0)
 
 
 def liquid_particles(volume, radius):
@@ -254,16 +306,48 @@ def particles_of(ob, radius, fps, frames):
     return 0, 0
 
 
+def _liquid_object_shape(ob, objects, radius, scene, frames):
+    """`_liquid_shape` of a liquid object: as it starts until it lands on the obstacle under
+    it and spreads there into a puddle (`spreading`); as it starts throughout with nothing
+    under it or without gravity."""
+    volume = volume_and_area(ob)[0]
+    fps = scene.render.fps / scene.render.fps_base
+    seconds = np.arange(frames[1] - frames[0] + 1, dtype=np.float64) / fps
+    gravity = float(np.linalg.norm(scene.gravity)) if scene.use_gravity else 0.0
+    s = ob.gloop
+    shapes = spreading.shapes(
+        seconds,
+        vertex_area(ob),
+        volume,
+        s.density,
+        s.viscosity,
+        gravity,
+        gap_below(ob, objects, radius),
+    )
+    max_error = scene.gloop.surface_max_error
+    kept = np.where(
+        shapes.puddle,
+        decimation_kept(KEPT_OF_PUDDLE, max_error),
+        decimation_kept(KEPT_OF_LIQUID_OBJECT, max_error),
+    )
+    return (
+        volume / (2.0 * radius) ** 3,
+        float(shapes.vertex_area.mean()),
+        float(shapes.vertex_area.max()),
+        float((shapes.vertex_area * kept).mean()),
+    )
+
+
 def _liquid_shape(ob, objects, radius, scene, frames):
-    """(mean liquid particles, mean surface area m², largest surface area m², mean area m² as
-    written: what decimation keeps of it) of `ob`'s liquid over the bake's frames:
-    a liquid object as it starts (honey spreading into a puddle or a coat grows its surface,
-    which is not foreseen); an emitter's pour as `stream` models it."""
-    volume, area = volume_and_area(ob)
+    """(mean liquid particles, mean vertex area m², largest vertex area m², mean vertex area m²
+    as written: what decimation keeps of it) of `ob`'s liquid over the bake's frames, the
+    vertex area being the surface's area weighed as marching cubes meshes it (`spreading`):
+    a liquid object's as `spreading` models it, an emitter's pour as `stream` does."""
+    if ob.gloop.type == "LIQUID":
+        return _liquid_object_shape(ob, objects, radius, scene, frames)
+    area = volume_and_area(ob)[1]
     cell = (2.0 * radius) ** 3
     max_error = scene.gloop.surface_max_error
-    if ob.gloop.type == "LIQUID":
-        return volume / cell, area, area, area * decimation_kept(KEPT_OF_LIQUID_OBJECT, max_error)
     fps = scene.render.fps / scene.render.fps_base
     s = ob.gloop
     frame = np.arange(frames[0], frames[1] + 1, dtype=np.float64)
@@ -276,12 +360,12 @@ def _liquid_shape(ob, objects, radius, scene, frames):
 
     fall = fall_height(ob, objects, domain.floor_height(scene, objects, radius))
     volumes, areas = stream.volume_and_area(times, area, flow, speed, gravity, fall)
-    areas = SMOOTH_ROPE_AREA * areas
-    written = areas * decimation_kept(KEPT_OF_POUR, max_error)
+    vertex_areas = SURFACE_VERTICES_PER_CUBE_FACE * SMOOTH_ROPE_AREA * areas
+    written = vertex_areas * decimation_kept(KEPT_OF_POUR, max_error)
     return (
         float(volumes.mean()) / cell,
-        float(areas.mean()),
-        float(areas.max()),
+        float(vertex_areas.mean()),
+        float(vertex_areas.max()),
         float(written.mean()),
     )
 
@@ -314,7 +398,7 @@ def estimate(scene, objects, frames, radius=None):
     s = scene.gloop
     liquid = solid = 0
     exact = True
-    mean_liquid = area = largest_area = written_area = 0.0
+    mean_liquid = vertex_area = largest_vertex_area = written_vertex_area = 0.0
     for ob in objects:
         kind = ob.gloop.type
         if kind == "OBSTACLE":
@@ -325,19 +409,19 @@ def estimate(scene, objects, frames, radius=None):
             liquid += particles_of(ob, radius, fps, frames)[0]
             shape = _liquid_shape(ob, objects, radius, scene, frames)
             mean_liquid += shape[0]
-            area += shape[1]
-            largest_area += shape[2]
-            written_area += shape[3]
+            vertex_area += shape[1]
+            largest_vertex_area += shape[2]
+            written_vertex_area += shape[3]
     cache = mean_liquid * CACHE_BYTES_PER_PARTICLE
     vertices = most_vertices = 0.0
     if s.mesh_surface:
         cube = s.surface_resolution * radius
-        vertices = SURFACE_VERTICES_PER_CUBE_FACE * area / cube**2
-        written = SURFACE_VERTICES_PER_CUBE_FACE * written_area / cube**2
+        vertices = vertex_area / cube**2
+        written = written_vertex_area / cube**2
         cache += written * SURFACE_BYTES_PER_VERTEX
         cache += 2.0 * written * SURFACE_BYTES_PER_TRIANGLE
         # The mesher works on the whole mesh before it decimates: memory and time as without.
-        most_vertices = SURFACE_VERTICES_PER_CUBE_FACE * largest_area / cube**2
+        most_vertices = largest_vertex_area / cube**2
     # The mesher works on its own thread beside the solver: their peaks add up.
     ram = (
         PROCESS_BYTES
@@ -346,8 +430,11 @@ def estimate(scene, objects, frames, radius=None):
         + MESHER_BYTES_PER_SURFACE_VERTEX * most_vertices
     )
     frame_count = max(frames[1] - frames[0], 0)
+    per_vertex = SECONDS_PER_SURFACE_VERTEX
+    if s.surface_max_error > 0.0:
+        per_vertex += SECONDS_PER_DECIMATED_VERTEX
     seconds = frame_count * (
-        mean_liquid * SECONDS_PER_LIQUID_PARTICLE_FRAME + vertices * SECONDS_PER_SURFACE_VERTEX
+        mean_liquid * SECONDS_PER_LIQUID_PARTICLE_FRAME + vertices * per_vertex
     )
     if solid:
         counted = counted_in_validation(scene, objects, radius, frames)

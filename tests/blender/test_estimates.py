@@ -96,6 +96,14 @@ def within(estimated, made):
     return abs(estimated - made) <= TOLERANCE * made
 
 
+def quick_honey_cube(scene):
+    """Quick Honey on a 5 cm cube over 30 frames: it falls onto the floor Quick Honey lays
+    and spreads into a puddle, its surface growing 2.4 times (`spreading`)."""
+    scene.frame_start, scene.frame_end = 1, 30
+    add("cube", "Honey", size=0.05, location=(0, 0, 0.1))
+    assert bpy.ops.gloop.quick_honey() == {"FINISHED"}
+
+
 def pour_high(scene):
     pour(scene, height=0.15)
 
@@ -106,7 +114,7 @@ def pour_wide(scene):
 
 CASES = [
     (build, max_error)
-    for build in (drop_over_board, cube_onto_ball, pour, pour_high, pour_wide)
+    for build in (drop_over_board, cube_onto_ball, quick_honey_cube, pour, pour_high, pour_wide)
     for max_error in (0.0, 0.02)
 ]
 
