@@ -21,7 +21,10 @@ fn owned(name: &str, beyond: Option<i32>) -> bool {
         }
     }
     // Not `cancel`: a cancel requested while a bake starts must survive (see BakeOptions).
-    let ours = matches!(name, "manifest.json" | "status.json" | "scene.gloop");
+    let ours = matches!(
+        name,
+        "manifest.json" | "status.json" | "scene.gloop" | crate::cache::MANIFEST_LOCK
+    );
     ours && (beyond.is_none() || temporary)
 }
 

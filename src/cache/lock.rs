@@ -53,7 +53,7 @@ pub struct LockHolder {
 }
 
 impl LockHolder {
-    fn this_process(command: &str) -> LockHolder {
+    pub(super) fn this_process(command: &str) -> LockHolder {
         let pid = std::process::id();
         LockHolder {
             pid,
@@ -68,11 +68,17 @@ impl LockHolder {
     /// Known to be gone: it ran on this host and no longer runs. `dir` is the cache folder
     /// whose lock file names this holder.
     pub fn is_stale(&self, dir: &Path) -> bool {
+        self.is_stale_at(&lock_path(dir))
+    }
+
+    /// [`LockHolder::is_stale`] for the holder named in lock file `lock_file` (the folder's
+    /// lock or a meshing lock).
+    pub(super) fn is_stale_at(&self, lock_file: &Path) -> bool {
         if self.host != host_name() {
             return false;
         }
         let held = if self.os_lock {
-            os_lock_held(&lock_path(dir))
+            os_lock_held(lock_file)
         } else {
             None
         };
@@ -115,8 +121,19 @@ pub struct CacheLock {
 impl CacheLock {
     /// Takes the lock of cache folder `dir` (creating the folder if missing) for `command`.
     /// Refuses, naming the holder, while another process (or another bake in this one) holds
-    /// it; takes over a stale lock.
+    /// it or any `gloop mesh` is meshing frames of it ([`super::meshing_lock`]); takes over a
+    /// stale lock.
     pub fn acquire(dir: &Path, command: &str) -> Result<CacheLock> {
+        let lock = Self::take(dir, command)?;
+        // Meshers register while holding the folder's lock, so none can slip in between.
+        if let Some(mesher) = super::meshing_lock::live_meshers(dir)?.first() {
+            return Err(mesher.in_use(dir));
+        }
+        Ok(lock)
+    }
+
+    /// The folder's lock file alone, whoever is meshing: for a mesher registering its frames.
+    pub(super) fn take(dir: &Path, command: &str) -> Result<CacheLock> {
         let created_folder = (!dir.exists()).then(|| dir.to_path_buf());
         std::fs::create_dir_all(dir).map_err(|e| unwritable(dir, e))?;
         let path = lock_path(dir);
@@ -225,7 +242,7 @@ pub fn lock_path(dir: &Path) -> PathBuf {
 /// Whether some process holds the OS lock on the lock file at `path`: asked by trying to take
 /// it exclusively (and letting it go at once). `None` when the file is gone or the file
 /// system cannot say.
-fn os_lock_held(path: &Path) -> Option<bool> {
+pub(super) fn os_lock_held(path: &Path) -> Option<bool> {
     let file = File::open(path).ok()?;
     match file.try_lock() {
         Ok(()) => Some(false),
@@ -235,14 +252,18 @@ fn os_lock_held(path: &Path) -> Option<bool> {
 }
 
 /// Who holds cache folder `dir`, if anyone (a stale holder included: see
-/// [`LockHolder::is_stale`]). For "in use by …" in `gloop info` and the add-on.
+/// [`LockHolder::is_stale`]), else the first `gloop mesh` meshing frames of it. For "in use
+/// by …" in `gloop info` and the add-on.
 pub fn lock_holder(dir: &Path) -> Result<Option<LockHolder>> {
     let path = lock_path(dir);
     match std::fs::read(&path) {
         Ok(bytes) => serde_json::from_slice(&bytes)
             .map(Some)
             .map_err(|e| GloopError::file(&path, format!("cannot read the cache lock: {e}"))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let meshers = super::meshing_lock::meshers(dir, false)?;
+            Ok(meshers.into_iter().next().map(|m| m.holder))
+        }
         Err(e) => Err(GloopError::io(&path, e)),
     }
 }
@@ -297,6 +318,11 @@ fn modified_within(path: &Path, age: Duration) -> bool {
 }
 
 fn in_use(dir: &Path, holder: &LockHolder) -> GloopError {
+    in_use_by(dir, holder, &lock_path(dir))
+}
+
+/// "In use by …" for the holder named in `lock_file`, the file to delete if it is gone.
+pub(super) fn in_use_by(dir: &Path, holder: &LockHolder, lock_file: &Path) -> GloopError {
     let unsure = if holder.host == host_name() {
         String::new()
     } else {
@@ -308,7 +334,7 @@ fn in_use(dir: &Path, holder: &LockHolder) -> GloopError {
             "this cache folder is in use by {}{unsure}; wait for it to end or stop it. If \
              that process is gone, delete {}",
             holder.describe(),
-            lock_path(dir).display()
+            lock_file.display()
         ),
     )
 }

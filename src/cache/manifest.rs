@@ -9,6 +9,9 @@ use crate::atomic_file::write_atomically;
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
 
+/// The file beside `manifest.json` whose OS lock [`Manifest::update`] holds.
+pub const MANIFEST_LOCK: &str = "manifest.lock";
+
 /// Version of the cache folder layout written by this build.
 pub const CACHE_FORMAT_VERSION: u32 = 1;
 
@@ -91,6 +94,26 @@ impl Manifest {
         let files = self.frames.entry(frame).or_default();
         files.air_pockets = Some(shells.kept);
         files.voids_filled = Some(shells.found - shells.kept);
+    }
+
+    /// Reads the manifest at `path`, lets `change` update it and writes it back, holding the
+    /// exclusive OS lock of `manifest.lock` beside it throughout: meshers of one cache, each
+    /// recording its own frames, never write back a manifest read before another's record
+    /// ([`super::meshing_lock`]). The lock is the system's, so a mesher killed while holding
+    /// it holds it no more. Returns the manifest as written.
+    pub fn update(path: &Path, change: impl FnOnce(&mut Manifest)) -> Result<Manifest> {
+        let lock_path = path.with_file_name(MANIFEST_LOCK);
+        let lock = std::fs::File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| GloopError::io(&lock_path, e))?;
+        lock.lock().map_err(|e| GloopError::io(&lock_path, e))?;
+        let mut manifest = Manifest::read(path)?;
+        change(&mut manifest);
+        manifest.write(path)?;
+        Ok(manifest)
     }
 
     pub fn write(&self, path: &Path) -> Result<()> {

@@ -10,6 +10,8 @@
 //! status.json           live progress of a running bake
 //! cancel                created by anyone who wants the running bake to stop
 //! gloop.lock            who is baking or meshing into the folder right now (see [`lock`])
+//! gloop.mesh-*.lock     each `gloop mesh` meshing some frames of it (see [`meshing_lock`])
+//! manifest.lock         held while a mesher updates the manifest (see [`Manifest::update`])
 //! replaced_bake/        the bake an --overwrite is replacing, until the new one finishes
 //!                       (put back if it fails; see `bake/set_aside.rs`)
 //! ```
@@ -24,6 +26,7 @@ mod hash;
 pub mod lock;
 mod manifest;
 mod material_colours;
+pub mod meshing_lock;
 mod particles;
 mod paths;
 mod process;
@@ -33,8 +36,9 @@ pub use file_record::{FileRecord, FrameFiles, FrameRecords};
 pub use frame_line::FrameLine;
 pub use hash::{scene_hash, what_a_resume_keeps};
 pub use lock::{lock_holder, CacheLock, LockHolder};
-pub use manifest::{LiquidInfo, Manifest, CACHE_FORMAT_VERSION};
+pub use manifest::{LiquidInfo, Manifest, CACHE_FORMAT_VERSION, MANIFEST_LOCK};
 pub use material_colours::MaterialColours;
+pub use meshing_lock::MeshingLock;
 pub use particles::{
     check_particles_length, read_particles, read_particles_header, write_particles,
     ParticleFileInfo,

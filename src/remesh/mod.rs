@@ -3,7 +3,10 @@
 //! add-on's Re-mesh (`gloop_core.mesh`, in a child process) both run [`remesh`].
 //!
 //! - Particle files are only read, never written: they stay byte-identical.
-//! - It holds the cache lock, so it never runs beside a bake or another re-mesh.
+//! - It holds the cache lock, so it never runs beside a bake. `gloop mesh` shares the folder
+//!   with other `gloop mesh` processes meshing other frames (a farm's chunks;
+//!   [`crate::cache::meshing_lock`]): each records its frames in the manifest as it goes, and
+//!   the surfaces are the same bytes as one process meshing them all.
 //! - Every argument and the manifest's radius are checked first ([`checks`]); bad ones are
 //!   refused before anything is written.
 //! - Surfaces are written atomically, one frame at a time, and each is recorded (size and
@@ -22,7 +25,8 @@ use std::time::{Instant, SystemTime};
 
 use crate::bake::BakeOutcome;
 use crate::cache::{
-    read_particles, BakeState, CacheDir, CacheLock, FileRecord, FrameLine, Manifest, Status,
+    read_particles, BakeState, CacheDir, CacheLock, FileRecord, FrameLine, Manifest, MeshingLock,
+    Status,
 };
 use crate::error::{GloopError, Result};
 use crate::scene::Scene;
@@ -86,8 +90,17 @@ pub fn remesh(
         return Err(GloopError::file(dir, "no such cache folder"));
     }
     check_surface_settings(&options.settings)?;
-    // Re-meshing rewrites the surfaces and the manifest a running bake also writes.
-    let _lock = CacheLock::acquire(dir, "mesh")?;
+    // Re-meshing rewrites the surfaces and the manifest a running bake also writes. A re-mesh
+    // that reports through the folder's status.json and cancel file (the add-on's) holds the
+    // whole folder; others (`gloop mesh`, a farm's chunks) share it with meshers of other
+    // frames.
+    let _lock = match options.write_status || options.watch_cancel_file {
+        true => Held::Folder(CacheLock::acquire(dir, "mesh")?),
+        false => Held::Frames(MeshingLock::acquire(
+            dir,
+            options.frames.unwrap_or((i32::MIN, i32::MAX)),
+        )?),
+    };
     // Only the lock's holder may touch these: before it, they may be a live bake's.
     if let Some(started_at) = options.started_at {
         crate::bake::clear_stale_requests(dir, started_at)?;
@@ -118,6 +131,13 @@ pub fn remesh(
     })
 }
 
+/// The lock a re-mesh holds while it runs: the folder's, or a share of it by frames.
+#[allow(dead_code)] // held for its Drop
+enum Held {
+    Folder(CacheLock),
+    Frames(MeshingLock),
+}
+
 struct Job<'a> {
     cache: CacheDir,
     options: &'a RemeshOptions,
@@ -130,7 +150,7 @@ struct Job<'a> {
 impl Job<'_> {
     fn run(&mut self, on_frame: &mut dyn FnMut(&RemeshProgress)) -> Result<BakeOutcome> {
         let cache = &self.cache;
-        let mut manifest = Manifest::read(&cache.manifest())?;
+        let manifest = Manifest::read(&cache.manifest())?;
         // The obstacles the liquid touches, where the cache holds its scene.
         let scene = match cache.scene().exists() {
             true => Some(Scene::load(&cache.scene())?),
@@ -180,9 +200,12 @@ impl Job<'_> {
             // Recorded frame by frame: stopped part-way, every surface still matches its
             // record (a resume or `gloop info` would otherwise take the re-meshed ones for
             // damaged).
-            manifest.record_surface(frame, FileRecord::of_file(&cache.surface(frame))?);
-            manifest.record_interior_shells(frame, pockets);
-            manifest.write(&cache.manifest())?;
+            // Updated, not overwritten: meshers of other frames record theirs meanwhile.
+            let record = FileRecord::of_file(&cache.surface(frame))?;
+            Manifest::update(&cache.manifest(), |m| {
+                m.record_surface(frame, record);
+                m.record_interior_shells(frame, pockets);
+            })?;
             self.done += 1;
             let line = FrameLine {
                 frame,
@@ -204,8 +227,7 @@ impl Job<'_> {
                 frames_total: self.frames_total,
             });
         }
-        manifest.surface = Some(settings.clone());
-        manifest.write(&cache.manifest())?;
+        Manifest::update(&cache.manifest(), |m| m.surface = Some(settings.clone()))?;
         Ok(BakeOutcome::Finished)
     }
 
