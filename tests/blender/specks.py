@@ -22,7 +22,8 @@ undecimated mesh changes that part of the picture:
   lies outside their range). An edge of a glint, a caustic or the silhouette that moved by
   sub-pixel amounts changes the pixels along it by up to its full contrast, which is no spot;
   a spot the decimated picture adds (a dark dot, a pale fleck) is outside that range however
-  small it is, so the tolerance hides no speck, only moved outlines.
+  small it is (unless it lies within a pixel of something as dark or as bright in the
+  undecimated picture), so the tolerance hides moved outlines, not specks.
 
 Such pixels, 8-connected, make a group; a speck is a group of at most SPECK_PIXELS pixels (a
 larger one is a patch, reported beside the specks: the mean difference answers for those).
@@ -36,8 +37,9 @@ import numpy as np
 # Displayed value (0..1) by which some channel must differ for the eye to see a spot.
 SPECK_STEP = 0.1
 # How many times the local render noise a difference must exceed. Render noise is not
-# Gaussian (a firefly is one pixel at many sigma); 4 keeps two renders of the same mesh with
-# other seeds at no speck (tools/decimation_diff.py reports that null count beside the real one).
+# Gaussian (a firefly is one pixel at many sigma); 4 (with SHIFT) keeps two renders of the same
+# mesh with other seeds at no speck on both honey-drop shots (without SHIFT: 1 and 3 single
+# pixels); tools/decimation_diff.py reports that null count beside the real one.
 NOISE_FACTOR = 4.0
 # Half the side of the box over which the noise's RMS is taken.
 NOISE_RADIUS = 4
