@@ -2,10 +2,23 @@
 with Cycles as the look book shows it (same shot, camera, lights, material and Liquid Render
 Settings), and the two renders compared (issue 41: mean difference at most 1/255, no specks).
 
-For each shot it writes, under `--out`: `<shot>-decimated.png`, `<shot>-undecimated.png`, a
-difference image `<shot>-diff.png` (|a - b| of the displayed values, times 8) and prints the
-figures of `render_support.compare_renders` (mean difference in 1/255, specks: connected
-groups of liquid pixels whose displayed value differs by more than 0.1).
+Each mesh is rendered with seeds 0 and 1. Specks are tests/blender/specks.py's: the decimated
+and undecimated renders of seed 0 compared against the noise between the undecimated ones.
+For each shot it writes, under `--out`: the renders `<shot>-<variant>-seed<n>.png` (and .npz,
+which `--keep-renders` measures again), `<shot>-diff.png` (|decimated - undecimated|, seed 0,
+times 8), `<shot>-noise.png` (the same for the undecimated seeds 0 and 1), `<shot>-groups.png`
+(per differing group, enlarged 4x: decimated, undecimated, undecimated seed 1, difference) and
+prints, per shot (also in figures.json):
+- `mean_difference_255`, `liquid_mean_difference_255`: the mean difference in 1/255, whole
+  picture and the liquid's pixels (render_support.compare_renders);
+- `specks`, `patches`: the differing groups of at most and over specks.SPECK_PIXELS pixels,
+  and `groups`, each described (rows count from the bottom, as Blender stores images);
+- `specks_seed1`, `patches_seed1`: the same for the renders of seed 1 (a speck of the mesh
+  shows again);
+- `null_specks`, `null_patches`: the null: the undecimated renders of seeds 1 and 0 judged by
+  the same measure (the floor then from the decimated seeds): what noise alone would count;
+- `step_only_groups`: groups differing by more than specks.SPECK_STEP, with no noise floor and
+  no shift tolerance (the measure before).
 
 Run from the repository root after `cargo build --release` and building the wheel:
 
@@ -36,6 +49,7 @@ sys.path.insert(0, os.path.join(REPO, "tools"))
 import harness  # after sys.path: both live beside the tests
 import lookbook
 import render_support
+import specks
 
 
 def arguments():
@@ -51,9 +65,7 @@ def arguments():
     parser.add_argument("--no-denoise", action="store_true")
     parser.add_argument("--keep-meshes", action="store_true", help="reuse meshed copies")
     parser.add_argument(
-        "--noise",
-        action="store_true",
-        help="also compare the undecimated render with one of another seed (the noise floor)",
+        "--keep-renders", action="store_true", help="measure the renders of an earlier run"
     )
     args = parser.parse_args()
     args.shots = [s for s in args.shots.split(",") if s]
@@ -64,11 +76,16 @@ def arguments():
     return args
 
 
+# The (variant, frame) meshed by this run: the second seed's render reuses the mesh.
+MESHED = set()
+
+
 def meshed_copy(args, name, frame, max_error):
     """A copy of the particle cache with `frame` meshed at `max_error`."""
     folder = os.path.join(args.work, name)
     surface = lookbook.surface_file(folder, frame)
-    if not (args.keep_meshes and os.path.exists(surface)):
+    done = (args.keep_meshes or (name, frame) in MESHED) and os.path.exists(surface)
+    if not done:
         if not os.path.isdir(folder):
             shutil.copytree(args.cache, folder)
             for root, _dirs, files in os.walk(folder):
@@ -77,6 +94,7 @@ def meshed_copy(args, name, frame, max_error):
         frames = f"{frame}..{frame}"
         command = [args.gloop, "mesh", folder, "--frames", frames, "--max-error", str(max_error)]
         subprocess.run(command, check=True)
+        MESHED.add((name, frame))
     return folder
 
 
@@ -103,6 +121,81 @@ def render(args, cache, shot, png, tmp, seed=0):
     return render_support.read_png(png), inside
 
 
+def rendered(args, name, shot, variant, max_error, seed):
+    """The shot of the frame meshed at `max_error`, rendered with `seed`: (displayed pixels,
+    liquid mask), kept as `<shot>-<variant>-seed<seed>.npz` so that `--keep-renders` measures
+    again without rendering."""
+    stem = os.path.join(args.out, f"{name}-{variant}-seed{seed}")
+    if args.keep_renders and os.path.exists(stem + ".npz"):
+        kept = np.load(stem + ".npz")
+        return kept["display"], kept["inside"]
+    cache = meshed_copy(args, variant, shot.frame, max_error)
+    with tempfile.TemporaryDirectory(prefix="gloop_decimation_") as tmp:
+        display, inside = render(args, cache, shot, stem + ".png", tmp, seed=seed)
+    np.savez_compressed(stem + ".npz", display=display, inside=inside)
+    return display, inside
+
+
+def counted(groups):
+    return {"count": len(groups), "pixels": int(sum(g["pixels"] for g in groups))}
+
+
+def measure(args, name, shown):
+    """The figures of one shot (see the module's notes), and its difference image and crops."""
+    (dec0, in_dec0), (dec1, in_dec1) = shown["decimated", 0], shown["decimated", 1]
+    (und0, in_und0), (und1, in_und1) = shown["undecimated", 0], shown["undecimated", 1]
+    inside = in_dec0 | in_und0
+    figures = {"shot": name, **render_support.compare_renders(dec0, und0, inside)}
+    floor = specks.noise_floor(und0, und1)
+    found, patches = specks.specks_and_patches(dec0, und0, floor, inside)
+    figures["specks"] = counted(found)
+    figures["patches"] = counted(patches)
+    figures["groups"] = found + patches
+    # The same measure on the other seed: a speck of the mesh is there again.
+    again, again_patches = specks.specks_and_patches(dec1, und1, floor, in_dec1 | in_und1)
+    figures["specks_seed1"] = counted(again)
+    figures["patches_seed1"] = counted(again_patches)
+    # The null: two renders of ONE mesh (the undecimated), other seeds, judged against the
+    # decimated mesh's own noise. Any speck here is noise the measure failed to see as noise.
+    null_floor = specks.noise_floor(dec0, dec1)
+    null, null_patches = specks.specks_and_patches(und1, und0, null_floor, in_und0 | in_und1)
+    figures["null_specks"] = counted(null)
+    figures["null_patches"] = counted(null_patches)
+    # The step alone (the measure before the noise floor), for comparison.
+    step = specks.connected_groups(
+        (specks.channel_difference(dec0, und0) > specks.SPECK_STEP) & inside
+    )
+    figures["step_only_groups"] = len(step)
+    diff = np.clip(8.0 * np.abs(dec0 - und0), 0.0, 1.0)
+    render_support.write_png(diff, os.path.join(args.out, f"{name}-diff.png"))
+    noise = np.clip(8.0 * np.abs(und1 - und0), 0.0, 1.0)
+    render_support.write_png(noise, os.path.join(args.out, f"{name}-noise.png"))
+    if figures["groups"]:
+        sheet = crops(figures["groups"], [dec0, und0, und1, diff])
+        render_support.write_png(sheet, os.path.join(args.out, f"{name}-groups.png"))
+    return figures
+
+
+CROP = 24  # half the side of a crop around a group, in pixels
+ZOOM = 4
+
+
+def crops(groups, images):
+    """One row per group (at most 12): the crop around it from each of `images`, enlarged."""
+    rows = []
+    for group in groups[:12]:
+        r, c = (round(v) for v in group["row_col"])
+        tiles = []
+        for image in images:
+            h, w = image.shape[:2]
+            r0, c0 = min(max(r - CROP, 0), h - 2 * CROP), min(max(c - CROP, 0), w - 2 * CROP)
+            tile = image[r0 : r0 + 2 * CROP, c0 : c0 + 2 * CROP, :3]
+            tile = np.repeat(np.repeat(tile, ZOOM, axis=0), ZOOM, axis=1)
+            tiles.append(np.pad(tile, ((2, 2), (2, 2), (0, 0)), constant_values=1.0))
+        rows.append(np.concatenate(tiles, axis=1))
+    return np.concatenate(rows[::-1], axis=0)  # bottom row first: the first group on top
+
+
 def main():
     args = arguments()
     os.makedirs(args.out, exist_ok=True)
@@ -113,26 +206,11 @@ def main():
             shot = lookbook.SHOTS[name]
             shown = {}
             for variant, max_error in [("decimated", args.max_error), ("undecimated", 0.0)]:
-                cache = meshed_copy(args, variant, shot.frame, max_error)
-                png = os.path.join(args.out, f"{name}-{variant}.png")
-                with tempfile.TemporaryDirectory(prefix="gloop_decimation_") as tmp:
-                    shown[variant] = render(args, cache, shot, png, tmp)
-            (a, inside_a), (b, inside_b) = shown["decimated"], shown["undecimated"]
-            figures = render_support.compare_renders(a, b, inside_a | inside_b)
-            figures["shot"] = name
-            diff = np.clip(8.0 * np.abs(a - b), 0.0, 1.0)
-            render_support.write_png(diff, os.path.join(args.out, f"{name}-diff.png"))
+                for seed in (0, 1):
+                    shown[variant, seed] = rendered(args, name, shot, variant, max_error, seed)
+            figures = measure(args, name, shown)
             print(json.dumps(figures), flush=True)
             results.append(figures)
-            if args.noise:
-                cache = meshed_copy(args, "undecimated", shot.frame, 0.0)
-                png = os.path.join(args.out, f"{name}-undecimated-seed1.png")
-                with tempfile.TemporaryDirectory(prefix="gloop_decimation_") as tmp:
-                    c, inside_c = render(args, cache, shot, png, tmp, seed=1)
-                noise = render_support.compare_renders(c, b, inside_c | inside_b)
-                noise["shot"] = f"{name} noise (undecimated, seeds 1 and 0)"
-                print(json.dumps(noise), flush=True)
-                results.append(noise)
     finally:
         cleanup()
     with open(os.path.join(args.out, "figures.json"), "w") as f:

@@ -30,7 +30,15 @@
 //!   entering the honey there meets a back face, so Cycles refracts and absorbs along that
 //!   path as if leaving it). A triangle that faces against the surface it was cut from
 //!   (against the sum of its corners' normals on the undecimated surface) gets the vertices
-//!   around it locked, and the cube is decimated again.
+//!   around it locked, and the cube is decimated again;
+//! - a needle (three corners nearly in a line, its plane steep to a curved surface) has a
+//!   corner of almost 180°, and renderers weigh a vertex's triangles by their angle there: one
+//!   needle turned a vertex's shading normal 31° on honey-drop frame 50, a pale fleck in the
+//!   render. A vertex whose shading normal turns more than [`MAX_SHADING_TURN_DEGREES`] from the
+//!   surface's (and more than it was) gets the vertices near it locked (within r / 2 at first:
+//!   wider zones kept 3.4 times the triangles), and the cube is decimated again. The volume
+//!   restoration after decimation stands a few needles up again (4 vertices of 30,000 on the
+//!   honey-drop film, tests/surface_decimation_film.rs).
 //!
 //! A cube that does not pass within [`ATTEMPTS`] is kept as it was. Vertices where the colour
 //! changes (paints meeting) are kept. The marching-cubes surface itself is not always closed
@@ -234,6 +242,7 @@ fn simplify_part(
     let mut before_sorted: Vec<[u32; 3]> = before.iter().map(canonical).collect();
     before_sorted.sort_unstable();
     let mut radius = bounds.lock_radius;
+    let mut needle_radius = bounds.lock_radius / 4.0;
     // Where paints meet, the vertices that carry the blend stay: a vertex whose colour differs
     // from a neighbour's by more than COLOUR_STEP in a channel is locked.
     for t in &before {
@@ -297,6 +306,17 @@ fn simplify_part(
         if !turned.is_empty() {
             lock_near(&xyz, &turned, radius, &mut lock);
             radius *= 2.0;
+            continue;
+        }
+        let shaded_away =
+            shading_turned(&xyz, &before, &out, |v| normals[used[v as usize] as usize]);
+        if !shaded_away.is_empty() {
+            // A needle is a few collapses' doing: locking the vertex's neighbours (r / 2, not
+            // the 2 r the other checks lock) keeps the rest of the cube's decimation, which a
+            // zone of 2 r and more round each such vertex did not (on the honey-drop film it
+            // kept 3.4 times the triangles).
+            lock_near(&xyz, &shaded_away, needle_radius, &mut lock);
+            needle_radius *= 2.0;
             continue;
         }
         return Some(out.iter().map(|t| t.map(|v| used[v as usize])).collect());
@@ -372,6 +392,38 @@ fn faces_against(positions: &[Vec3], t: &[u32; 3], normal_of: impl Fn(u32) -> Ve
         .cross(c - a)
         .dot(t.iter().map(|&v| normal_of(v)).sum::<Vec3>())
         < 0.0
+}
+
+/// How far (degrees) decimation may turn the normal a vertex is shaded with from the smoothed
+/// surface's normal there. On honey-drop frame 50 a vertex turned 31° by a needle (see
+/// [`super::quality::shading_normals`]) rendered as a pale fleck 4 pixels across in the look
+/// book's shot.
+pub const MAX_SHADING_TURN_DEGREES: f32 = 20.0;
+
+/// The vertices (of `after`, over `positions`) whose shading normal decimation turned from the
+/// surface's `normal_of` by more than [`MAX_SHADING_TURN_DEGREES`], and further than `before`
+/// (the cube undecimated) had it: marching cubes' own tiny folds are not decimation's doing.
+/// A vertex at the cube's edge is shaded here by its triangles in the cube alone, before and
+/// after alike.
+fn shading_turned(
+    positions: &[Vec3],
+    before: &[[u32; 3]],
+    after: &[[u32; 3]],
+    normal_of: impl Fn(u32) -> Vec3,
+) -> Vec<u32> {
+    let limit = MAX_SHADING_TURN_DEGREES.to_radians().cos();
+    let was = super::quality::shading_normals(positions, before);
+    let now = super::quality::shading_normals(positions, after);
+    (0..positions.len() as u32)
+        .filter(|&v| {
+            let (was, now) = (was[v as usize], now[v as usize]);
+            let surface = normal_of(v).normalize_or_zero();
+            now != Vec3::ZERO
+                && surface != Vec3::ZERO
+                && now.dot(surface) < limit
+                && now.dot(surface) < was.dot(surface)
+        })
+        .collect()
 }
 
 fn indices_as_triangles(indices: &[u32]) -> Vec<[u32; 3]> {

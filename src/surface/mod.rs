@@ -46,6 +46,7 @@ mod neighbours;
 pub mod ply;
 mod polygonize;
 pub mod quality;
+pub use decimate::MAX_SHADING_TURN_DEGREES;
 mod smooth;
 pub(crate) mod srgb;
 pub mod surface_particles;
