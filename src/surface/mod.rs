@@ -317,6 +317,9 @@ fn mesh_frame(
     }
 
     let mut vertices = raw.positions;
+    if let Some(walls) = &walls {
+        walls.sink(&mut vertices, r);
+    }
     let adjacency = smooth::Adjacency::new(vertices.len(), &raw.triangles);
     lap("mesh adjacency");
     // How much liquid lies under each vertex, probed one particle diameter below it: a particle
@@ -335,7 +338,10 @@ fn mesh_frame(
         params.support,
         field::rest_sum(s.kernel_radius),
     );
-    let weight: Vec<f32> = bulk.iter().map(|&b| smooth::smoothing_weight(b)).collect();
+    let mut weight: Vec<f32> = bulk.iter().map(|&b| smooth::smoothing_weight(b)).collect();
+    if let Some(walls) = &walls {
+        walls.weigh_rim(&vertices, &mut weight, r);
+    }
     lap("smoothing weights");
     smooth::laplacian(&mut vertices, &adjacency, &weight, s.smoothing_iterations());
     lap("mesh smoothing");
