@@ -17,9 +17,11 @@
 //!    reaches beyond the blob made a settled coat's top bumpier, 0.062 r RMS against 0.046.)
 //! 2. **Clipping.** Near obstacles the field is `min(f, d / r - GAP)`, `d` the signed
 //!    distance to the obstacle (positive outside): the surface is cut off [`GAP`] r above the
-//!    obstacle, a flat contact face exactly where the liquid touches it. After the mesh is
-//!    smoothed, that face's vertices, and any that moved below it, are put on the contact
-//!    level.
+//!    obstacle, a flat contact face exactly where the liquid touches it. On the mesh as
+//!    marched, that face and the band [`SINK_BAND`] r above it are sunk together onto the
+//!    contact level ([`Walls::sink`]); the smoothing keeps the face and smooths the band as
+//!    bulk liquid ([`Walls::weigh_rim`]); whatever later moves below the level is put back on
+//!    it ([`Walls::lift`]).
 //!
 //! **Where the contact face lies.** Inside an opaque obstacle, [`OFFSET`] r below its surface
 //! (as FLIP Fluids' obstacle meshing offset puts it): the liquid's surface then meets the

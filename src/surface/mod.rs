@@ -34,6 +34,7 @@
 mod anisotropy;
 mod attributes;
 pub mod bench;
+mod caps;
 mod cases;
 pub mod cavities;
 mod centres;
@@ -409,7 +410,7 @@ fn mesh_frame(
         Some(walls) => walls.touching_transparent(&vertices, r, cell),
         None => vec![false; vertices.len()],
     };
-    let slim = decimate::decimate(
+    let mut slim = decimate::decimate(
         &vertices,
         &surface_normals,
         &attributes.colours,
@@ -419,6 +420,9 @@ fn mesh_frame(
     );
     let keep = |all: &[Vec3]| -> Vec<Vec3> { slim.kept.iter().map(|&v| all[v as usize]).collect() };
     let mut vertices = keep(&vertices);
+    // Decimation leaves caps (a corner of ~180°), which Blender's angle-weighted normals
+    // show as flecks: flipped away, no vertex moved.
+    caps::flip_caps(&vertices, &mut slim.triangles);
     let slim_region: Vec<u32> = slim.kept.iter().map(|&v| raw.region[v as usize]).collect();
     lap("decimation");
     let adjacency = smooth::Adjacency::new(vertices.len(), &slim.triangles);
