@@ -17,9 +17,11 @@
 //!    reaches beyond the blob made a settled coat's top bumpier, 0.062 r RMS against 0.046.)
 //! 2. **Clipping.** Near obstacles the field is `min(f, d / r - GAP)`, `d` the signed
 //!    distance to the obstacle (positive outside): the surface is cut off [`GAP`] r above the
-//!    obstacle, a flat contact face exactly where the liquid touches it. After the mesh is
-//!    smoothed, that face's vertices, and any that moved below it, are put on the contact
-//!    level.
+//!    obstacle, a flat contact face exactly where the liquid touches it. On the mesh as
+//!    marched, that face and the band [`SINK_BAND`] r above it are sunk together onto the
+//!    contact level ([`Walls::sink`]); the smoothing keeps the face and smooths the band as
+//!    bulk liquid ([`Walls::weigh_rim`]); whatever later moves below the level is put back on
+//!    it ([`Walls::lift`]).
 //!
 //! **Where the contact face lies.** Inside an opaque obstacle, [`OFFSET`] r below its surface
 //! (as FLIP Fluids' obstacle meshing offset puts it): the liquid's surface then meets the
@@ -51,6 +53,9 @@ pub const RIM_BAND: f32 = 1.5;
 /// Laplacian steps that smooth the contact line: enough to round the scallops of the particle
 /// spacing (2 r, four cubes), few enough that the rim keeps its place.
 pub const RIM_ITERATIONS: usize = 10;
+/// How far above the clipped face [`Walls::sink`] moves the surface down with it (in particle
+/// radii): the rim band.
+pub const SINK_BAND: f32 = RIM_BAND;
 /// How near its contact level a vertex counts as lying on the contact face (in particle radii).
 const FACE_TOLERANCE: f32 = 0.05;
 /// On an opaque obstacle the mesh's contact face lies this far inside it (in particle radii):
@@ -342,19 +347,77 @@ impl Walls {
             .collect()
     }
 
-    /// Puts the vertices of the clipped field's face (at [`GAP`], within [`FACE_TOLERANCE`])
-    /// and those that lie below it on the contact level: inside an opaque obstacle, [`GAP`]
-    /// above a transparent one.
+    /// Moves the clipped field's contact face (at [`GAP`]) to the contact level, and the liquid's
+    /// surface within [`SINK_BAND`] r above it down with it, by less the higher it lies: the
+    /// band from the face up to [`GAP`] + [`SINK_BAND`] is compressed onto the band from the
+    /// contact level up to the same height. Once, on the mesh as marched.
+    ///
+    /// Why not only the face: on an opaque obstacle the level lies [`OFFSET`] r inside it,
+    /// 0.15 r below the marched face. Moving only the face's vertices down (those within a
+    /// tolerance of it) left the wall's lowest row of vertices where it was, above the floor:
+    /// where marching cubes and smoothing had put a crease vertex just under the tolerance it
+    /// went down, its neighbour just over it stayed, and the rim became a saw-tooth of spikes
+    /// reaching down to the face with gaps under the wall between them (Quick Honey's puddle,
+    /// frames 6-48). Moving the band continuously keeps every vertex's order in height.
+    pub fn sink(&self, vertices: &mut [Vec3], particle_radius: f32) {
+        let r = particle_radius;
+        vertices.par_iter_mut().for_each(|v| {
+            let Some(n) = self.nearest_within(*v, self.band) else {
+                return;
+            };
+            if n.level >= GAP {
+                return; // see-through: the face stays where the clip made it
+            }
+            let (d, bottom, top) = (n.distance / r, GAP + FACE_TOLERANCE, GAP + SINK_BAND);
+            let sunk = if d <= bottom {
+                n.level
+            } else if d < top {
+                n.level + (d - bottom) * (top - n.level) / (top - bottom)
+            } else {
+                return;
+            };
+            *v = n.closest + n.normal * (sunk * r);
+        });
+    }
+
+    /// Puts the vertices on a contact face (within [`FACE_TOLERANCE`] of its level) and those
+    /// that lie below it on the contact level: inside an opaque obstacle, [`GAP`] above a
+    /// transparent one. After [`Walls::sink`], whenever vertices have moved.
     pub fn lift(&self, vertices: &mut [Vec3], particle_radius: f32) {
         let r = particle_radius;
         vertices.par_iter_mut().for_each(|v| {
             if let Some(n) = self.nearest_within(*v, self.band) {
                 let level = n.level * r;
-                if n.distance < level.max(GAP * r) + FACE_TOLERANCE * r {
+                if n.distance < level + FACE_TOLERANCE * r {
                     *v = n.closest + n.normal * level;
                 }
             }
         });
+    }
+
+    /// The mesh smoothing's weights at the contact line: 0 on a contact face (it stays on the
+    /// obstacle), 1 on the rest of the rim band (within [`RIM_BAND`] r of the level).
+    ///
+    /// The weights elsewhere come from how much liquid lies a particle diameter under a vertex,
+    /// which at the rim probes into the obstacle and finds little: from the face's 0 to the
+    /// wall's 1 they changed over one or two vertices, differently from one column of marching
+    /// cubes to the next, and the smoothing dragged some crease vertices up and left their
+    /// neighbours, which made the rim's saw-tooth. The liquid at a contact line is bulk liquid.
+    pub fn weigh_rim(&self, vertices: &[Vec3], weight: &mut [f32], particle_radius: f32) {
+        let r = particle_radius;
+        vertices
+            .par_iter()
+            .zip(weight.par_iter_mut())
+            .for_each(|(v, w)| {
+                if let Some(n) = self.nearest_within(*v, self.band) {
+                    let level = n.level * r;
+                    if n.distance < level + FACE_TOLERANCE * r {
+                        *w = 0.0;
+                    } else if n.distance < level + RIM_BAND * r {
+                        *w = 1.0;
+                    }
+                }
+            });
     }
 
     /// Smooths the contact line: `iterations` Laplacian steps for the vertices within
@@ -504,6 +567,55 @@ mod tests {
         // Just inside, near the same edge: inside.
         let (d, _, _) = walls.signed_distance(Vec3::new(0.45, 0.0, 0.48)).unwrap();
         assert!((d + 0.02).abs() < 1e-5, "{d}");
+    }
+
+    #[test]
+    fn sinking_moves_the_face_to_the_level_and_keeps_every_vertex_in_order() {
+        let r = 0.01;
+        let walls = Walls::new(&[floor()], Vec3::splat(-0.5), Vec3::splat(0.5), 0.1, 0.005);
+        let heights = [
+            GAP,
+            GAP + 0.5 * FACE_TOLERANCE,
+            0.12,
+            0.2,
+            0.5,
+            1.0,
+            1.5,
+            1.6,
+            3.0,
+        ];
+        let mut vertices: Vec<Vec3> = heights
+            .iter()
+            .map(|&h| Vec3::new(0.1, 0.2, h * r))
+            .collect();
+        walls.sink(&mut vertices, r);
+        let sunk: Vec<f32> = vertices.iter().map(|v| v.z / r).collect();
+        assert!(
+            (sunk[0] + OFFSET).abs() < 1e-5 && (sunk[1] + OFFSET).abs() < 1e-5,
+            "{sunk:?}"
+        );
+        assert!(sunk.windows(2).all(|w| w[0] <= w[1]), "{sunk:?}");
+        assert!(sunk[2] > -OFFSET && sunk[2] < 0.12, "{sunk:?}");
+        // Above the band nothing moves.
+        assert!(
+            (sunk[7] - 1.6).abs() < 1e-5 && (sunk[8] - 3.0).abs() < 1e-5,
+            "{sunk:?}"
+        );
+        // On glass the face stays where the clip made it.
+        let glass = ObstacleSurface {
+            transparent: true,
+            ..floor()
+        };
+        let walls = Walls::new(&[glass], Vec3::splat(-0.5), Vec3::splat(0.5), 0.1, 0.005);
+        let mut kept: Vec<Vec3> = heights
+            .iter()
+            .map(|&h| Vec3::new(0.1, 0.2, h * r))
+            .collect();
+        walls.sink(&mut kept, r);
+        assert!(kept
+            .iter()
+            .zip(&heights)
+            .all(|(v, h)| (v.z / r - h).abs() < 1e-5));
     }
 
     #[test]

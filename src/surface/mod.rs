@@ -34,6 +34,7 @@
 mod anisotropy;
 mod attributes;
 pub mod bench;
+mod caps;
 mod cases;
 pub mod cavities;
 mod centres;
@@ -318,6 +319,9 @@ fn mesh_frame(
     }
 
     let mut vertices = raw.positions;
+    if let Some(walls) = &walls {
+        walls.sink(&mut vertices, r);
+    }
     let adjacency = smooth::Adjacency::new(vertices.len(), &raw.triangles);
     lap("mesh adjacency");
     // How much liquid lies under each vertex, probed one particle diameter below it: a particle
@@ -336,7 +340,10 @@ fn mesh_frame(
         params.support,
         field::rest_sum(s.kernel_radius),
     );
-    let weight: Vec<f32> = bulk.iter().map(|&b| smooth::smoothing_weight(b)).collect();
+    let mut weight: Vec<f32> = bulk.iter().map(|&b| smooth::smoothing_weight(b)).collect();
+    if let Some(walls) = &walls {
+        walls.weigh_rim(&vertices, &mut weight, r);
+    }
     lap("smoothing weights");
     smooth::laplacian(&mut vertices, &adjacency, &weight, s.smoothing_iterations());
     lap("mesh smoothing");
@@ -404,7 +411,7 @@ fn mesh_frame(
         Some(walls) => walls.touching_transparent(&vertices, r, cell),
         None => vec![false; vertices.len()],
     };
-    let slim = decimate::decimate(
+    let mut slim = decimate::decimate(
         &vertices,
         &surface_normals,
         &attributes.colours,
@@ -414,6 +421,9 @@ fn mesh_frame(
     );
     let keep = |all: &[Vec3]| -> Vec<Vec3> { slim.kept.iter().map(|&v| all[v as usize]).collect() };
     let mut vertices = keep(&vertices);
+    // Decimation leaves caps (a corner of ~180°), which Blender's angle-weighted normals
+    // show as flecks: flipped away, no vertex moved.
+    caps::flip_caps(&vertices, &mut slim.triangles);
     let slim_region: Vec<u32> = slim.kept.iter().map(|&v| raw.region[v as usize]).collect();
     lap("decimation");
     let adjacency = smooth::Adjacency::new(vertices.len(), &slim.triangles);

@@ -112,9 +112,24 @@ fn resampled(points: &[Vec3], spacing: f64) -> Vec<DVec3> {
 }
 
 /// The RMS distance of a closed loop (evenly resampled at `spacing`) from its moving average of
-/// half-width `window` (both lengths along the loop), measured from each sample to the smoothed
-/// loop's nearest segment.
+/// half-width `window` (both lengths along the loop): the RMS of [`deviations`].
 pub fn roughness(points: &[Vec3], spacing: f64, window: f64) -> f64 {
+    let d = deviations(points, spacing, window);
+    (d.iter().map(|d| d * d).sum::<f64>() / d.len() as f64).sqrt()
+}
+
+/// The largest of [`deviations`]: a single spike or bead, which the RMS spreads over the whole
+/// rim.
+pub fn worst_deviation(points: &[Vec3], spacing: f64, window: f64) -> f64 {
+    deviations(points, spacing, window)
+        .into_iter()
+        .fold(0.0, f64::max)
+}
+
+/// Each sample's distance from the loop's smoothed course: the loop is resampled evenly at
+/// `spacing` along its length, smoothed by a moving average of half-width `window`, and each
+/// sample measured to the smoothed loop's nearest segment.
+pub fn deviations(points: &[Vec3], spacing: f64, window: f64) -> Vec<f64> {
     let samples = resampled(points, spacing);
     let n = samples.len();
     let half = ((window / spacing).round() as usize).min((n - 1) / 2);
@@ -131,16 +146,14 @@ pub fn roughness(points: &[Vec3], spacing: f64, window: f64) -> f64 {
         let t = ((p - a).dot(ab) / ab.length_squared().max(1e-300)).clamp(0.0, 1.0);
         p.distance(a + ab * t)
     };
-    let sum: f64 = samples
+    samples
         .iter()
         .map(|&p| {
             (0..n)
                 .map(|k| to_segment(p, smooth[k], smooth[(k + 1) % n]))
                 .fold(f64::INFINITY, f64::min)
-                .powi(2)
         })
-        .sum();
-    (sum / n as f64).sqrt()
+        .collect()
 }
 
 #[cfg(test)]
