@@ -11,7 +11,14 @@ use crate::scene::Scene;
 /// `DefaultHasher` makes no such promise).
 pub fn scene_hash(scene: &Scene) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &byte in &what_a_resume_keeps(scene).to_binary() {
+    let kept = what_a_resume_keeps(scene);
+    // A scene without rigid bodies hashes as scene format 3 wrote it, so caches baked before
+    // format 4 resume (`scene::binary_v3`).
+    let bytes = match crate::scene::binary_v3::to_postcard(&kept) {
+        Some(payload) => [&kept.to_binary()[..8], &3u32.to_le_bytes()[..], &payload].concat(),
+        None => kept.to_binary(),
+    };
+    for &byte in &bytes {
         h ^= byte as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }

@@ -50,6 +50,8 @@ pub fn substep(
     carried: &mut Option<Neighbourhoods>,
     stats: &mut FrameStats,
 ) {
+    // Rigid bodies take gravity's impulse first, and move at the velocity it gives them.
+    objects.begin_substep(p, start);
     let phases = &mut stats.phases;
     let mut lists = timed(&mut phases.lists, || match carried.take() {
         // The skin and the movers' patches keep the lists exact from substep to substep, as
@@ -77,6 +79,9 @@ pub fn substep(
             for (a, dv) in acceleration.iter_mut().zip(&viscous) {
                 *a += *dv / p.dt;
             }
+        }
+        if objects.has_bodies() {
+            objects.record(p, liquid, &forces::body_adhesion(p, liquid, objects, &lists));
         }
         acceleration
     });
@@ -139,8 +144,19 @@ pub fn substep(
                 objects.moved_positions(),
             )
         });
-        moves::apply_friction(p, liquid, objects, &lists, dt_move);
-        moves::prevent_interpenetration(p, liquid, &mut moved, objects, &lists, &contacts.list);
+        // The share of a velocity change made now that the substep's velocity keeps: it moves
+        // the particle in the moves left (`rigid::reactions`).
+        let kept = (p.moves - m) as f32 / p.moves as f32;
+        moves::apply_friction(p, liquid, objects, &lists, dt_move, kept);
+        moves::prevent_interpenetration(
+            p,
+            liquid,
+            &mut moved,
+            objects,
+            &lists,
+            &contacts.list,
+            kept,
+        );
         stats.neighbour_pairs += contacts.list.pair_count() + 2 * lists.objects.pair_count();
     }
     drop(contacts);
@@ -162,6 +178,8 @@ pub fn substep(
     // Velocities are what the particles did over the substep (position-based dynamics), so
     // the corrections above leave no velocity behind that would push back next substep.
     moves::velocity_from_motion(p, liquid, &moved);
+    // The rigid bodies reach the substep's end and take what the liquid gave them.
+    objects.finish_substep(p, end);
     // And leaves the substep at it: the next substep's forces and solve start from it.
     for throat in &throats {
         throat.hold(liquid);

@@ -201,6 +201,11 @@ pub fn apply(
             couplings.wall_drag(i, v[i])
         }
     });
+    // What the walls took, the rigid bodies' share is theirs (`rigid::reactions`).
+    let taken = couplings.body_reactions(&v, walls_move, &mass);
+    if !taken.is_empty() {
+        objects.record(p, liquid, &taken);
+    }
     let reached = body.totals(&liquid.position, |i| updated[i] * mass(i));
     body.correct(
         &liquid.position,

@@ -14,6 +14,8 @@ use super::neighbourhoods::Neighbourhoods;
 use super::neighbours::{NeighbourList, Row, Space};
 use super::objects::ObjectParticles;
 use super::params::{shared_value, Params};
+use super::rigid::reactions::{Taken, NO_BODY};
+use rayon::prelude::*;
 use super::LiquidParticles;
 
 mod eight_pairs;
@@ -125,6 +127,9 @@ pub(super) struct Couplings<'a> {
     /// Without them, the wall's drag reached the liquid only through the first layer's
     /// friction and weakened as the resolution got finer.
     walls: Rows<(Vec3, Vec3)>,
+    /// The walls of rigid bodies again, each with its body (empty without bodies): what the
+    /// bodies take of the walls' part (`body_reactions`).
+    bodies: Rows<(Vec3, Vec3, u32)>,
 }
 
 /// The verdicts on a row's pairs when all the liquid has one viscosity, `scale_mu` = scale·μ:
@@ -183,23 +188,44 @@ impl<'a> Couplings<'a> {
                 }));
             });
         let lists: &'a Neighbourhoods = lists;
-        let walls = gather_rows(liquid.len(), |i| {
+        // A wall term: e_ik = x_ik (scale μ_ik w)^½ with the wall's velocity, and its body.
+        let wall = move |i: usize, k: u32| {
+            let k = k as usize;
             let mi = mu[liquid.material[i] as usize];
-            lists.objects.of(i).into_iter().filter_map(move |k| {
-                let k = k as usize;
-                let d = p.space.delta(x[i], objects.position[k]);
-                let w = kernel.laplacian_weight(d.length_squared());
-                let mu_ik = mi * p.friction[objects.material[k] as usize];
-                (w > 0.0 && mu_ik > 0.0)
-                    .then(|| (d * (scale * mu_ik * w).sqrt(), objects.velocity[k]))
+            let d = p.space.delta(x[i], objects.position[k]);
+            let w = kernel.laplacian_weight(d.length_squared());
+            let mu_ik = mi * p.friction[objects.material[k] as usize];
+            (w > 0.0 && mu_ik > 0.0).then(|| {
+                let e = d * (scale * mu_ik * w).sqrt();
+                (e, objects.velocity[k], objects.body_of(k))
             })
+        };
+        let walls = gather_rows(liquid.len(), |i| {
+            let wall = &wall;
+            lists
+                .objects
+                .of(i)
+                .into_iter()
+                .filter_map(move |k| wall(i, k).map(|(e, u, _)| (e, u)))
         });
+        let bodies = match objects.has_bodies() {
+            true => gather_rows(liquid.len(), |i| {
+                let wall = &wall;
+                lists
+                    .objects
+                    .of(i)
+                    .into_iter()
+                    .filter_map(move |k| wall(i, k).filter(|t| t.2 != NO_BODY))
+            }),
+            false => Rows::default(),
+        };
         Couplings {
             positions: x,
             space: p.space,
             near: &lists.near.list,
             strength,
             walls,
+            bodies,
         }
     }
 
@@ -210,6 +236,33 @@ impl<'a> Couplings<'a> {
             .of(i)
             .iter()
             .fold(Vec3::ZERO, |s, (e, u)| s + *e * e.dot(vi - *u))
+    }
+
+    /// What the solve's walls of rigid bodies took from each liquid particle, as the change
+    /// of its velocity and the body it went to: −Σ_k e_ik (e_ik·(v_i − u_k)) / m_i over the
+    /// body's particles k near i, the terms `wall_sum` sums (`wall_drag`'s, without u_k,
+    /// for an impulse's solve: `walls_move` false). Empty without bodies.
+    pub(super) fn body_reactions(
+        &self,
+        v: &[Vec3],
+        walls_move: bool,
+        mass: impl Fn(usize) -> f32 + Sync,
+    ) -> Vec<Taken> {
+        if self.bodies.is_empty() {
+            return Vec::new();
+        }
+        (0..v.len())
+            .into_par_iter()
+            .map(|i| {
+                let row = self.bodies.of(i);
+                let sum = row.iter().fold(Vec3::ZERO, |s, (e, u, _)| {
+                    let relative = if walls_move { v[i] - *u } else { v[i] };
+                    s + *e * e.dot(relative)
+                });
+                let body = row.last().map_or(NO_BODY, |t| t.2);
+                (body, -sum / mass(i))
+            })
+            .collect()
     }
 
     /// Σ_k e_ik (e_ik·v_i): the walls' part of the operator (their velocities, known, are on
