@@ -30,7 +30,7 @@ fn body(name: &str, lo: Vec3, hi: Vec3, density: Option<f32>, mass: Option<f32>)
     }
 }
 
-/// With gravity off, a honey blob thrown at 0.4 m/s at a free box of half honey's density,
+/// With gravity off, a honey blob thrown at 0.25 m/s at a free box of half honey's density,
 /// a few millimetres away, at r = 2.5 mm.
 fn pushed_box(frames: i32) -> Scene {
     let settings = Settings {
@@ -54,7 +54,7 @@ fn pushed_box(frames: i32) -> Scene {
             name: "Blob".into(),
             role: Role::Liquid {
                 material: "honey".into(),
-                initial_velocity: Vec3::new(0.4, 0.0, 0.0),
+                initial_velocity: Vec3::new(0.25, 0.0, 0.0),
             },
             mesh: cuboid(Vec3::new(-0.04, -0.02, -0.02), Vec3::new(0.0, 0.02, 0.02)),
             motion: Motion::default(),
@@ -63,7 +63,7 @@ fn pushed_box(frames: i32) -> Scene {
             "Box",
             Vec3::new(0.006, -0.012, -0.012),
             Vec3::new(0.030, 0.012, 0.012),
-            Some(700.0),
+            Some(std::env::var("BOX_DENSITY").map_or(2000.0, |d| d.parse().unwrap())),
             None,
         ),
     ];

@@ -67,8 +67,9 @@ impl Scene {
             .iter()
             .filter(|object| matches!(object.role, Role::RigidBody { .. }))
             .filter_map(|object| {
-                let (lo, hi) = fall(bounds(object));
+                let (lo, hi) = bounds(object);
                 let margin = Vec3::splat((hi - lo).max_element().max(4.0 * s.particle_radius));
+                let (lo, hi) = fall((lo, hi));
                 let (lo, hi) = (lo - margin, hi + margin);
                 let near = liquids
                     .iter()

@@ -312,7 +312,7 @@ impl Simulation {
             &self.scene,
             &self.params,
             &mut self.liquid,
-            &self.objects,
+            &mut self.objects,
             &mut lists,
             None,
         );

@@ -208,20 +208,8 @@ impl ObjectParticles {
         Ok(())
     }
 
-    /// A substep's start: gravity's impulse on every body (the liquid then meets the
-    /// velocities the bodies move with during the substep).
-    pub fn begin_substep(&mut self, p: &Params, frame: f64) {
-        if self.rigid.is_empty() {
-            return;
-        }
-        for body in &mut self.rigid {
-            body.fall(p.gravity, p.dt);
-        }
-        self.place_bodies(frame, p.fps);
-    }
-
     /// A substep's end at `frame`: every body moves to its pose there and takes the liquid's
-    /// impulses recorded over the substep.
+    /// impulses recorded over the substep, and gravity's over it (`rigid` says why then).
     pub fn finish_substep(&mut self, p: &Params, frame: f64) {
         if self.rigid.is_empty() {
             return;
@@ -230,6 +218,7 @@ impl ObjectParticles {
         for (body, from) in self.rigid.iter_mut().zip(from) {
             body.finish_substep(frame, p.fps);
             body.keep_angular_momentum(from);
+            body.fall(p.gravity, p.dt);
         }
         self.take_reactions(frame, p.fps);
     }
@@ -247,6 +236,18 @@ impl ObjectParticles {
         }
         *self.ledger.lock().expect("ledger") = vec![Impulse::default(); ledger.len()];
         self.place_bodies(frame, fps);
+    }
+
+    /// Body `b` takes an impulse `linear` and angular impulse `angular` (about its centre of
+    /// mass) now, at the pose its particles stand in, and they take its new velocities.
+    pub fn body_takes(&mut self, b: usize, linear: glam::DVec3, angular: glam::DVec3) {
+        let body = &mut self.rigid[b];
+        body.take_impulse(linear, angular);
+        let s = body.state;
+        for i in body.first..body.first + body.local.len() {
+            let r = self.position[i].as_dvec3() - s.position;
+            self.velocity[i] = (s.velocity + s.angular_velocity.cross(r)).as_vec3();
+        }
     }
 
     /// Records what an operation did to the liquid through the bodies' particles: `taken[i]`

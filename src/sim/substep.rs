@@ -50,8 +50,6 @@ pub fn substep(
     carried: &mut Option<Neighbourhoods>,
     stats: &mut FrameStats,
 ) {
-    // Rigid bodies take gravity's impulse first, and move at the velocity it gives them.
-    objects.begin_substep(p, start);
     let phases = &mut stats.phases;
     let mut lists = timed(&mut phases.lists, || match carried.take() {
         // The skin and the movers' patches keep the lists exact from substep to substep, as
