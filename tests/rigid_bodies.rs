@@ -30,7 +30,8 @@ fn body(name: &str, lo: Vec3, hi: Vec3, density: Option<f32>, mass: Option<f32>)
     }
 }
 
-/// With gravity off, a honey blob thrown at 0.25 m/s at a free box of half honey's density,
+/// With gravity off, a honey blob thrown at 0.25 m/s at a free box of half honey's density
+/// (700 kg/m³: a light body, where weak coupling failed),
 /// a few millimetres away, at r = 2.5 mm.
 fn pushed_box(frames: i32) -> Scene {
     let settings = Settings {
@@ -63,7 +64,7 @@ fn pushed_box(frames: i32) -> Scene {
             "Box",
             Vec3::new(0.006, -0.012, -0.012),
             Vec3::new(0.030, 0.012, 0.012),
-            Some(std::env::var("BOX_DENSITY").map_or(2000.0, |d| d.parse().unwrap())),
+            Some(700.0),
             None,
         ),
     ];
@@ -73,11 +74,7 @@ fn pushed_box(frames: i32) -> Scene {
 fn liquid_momentum(scene: &Scene, sim: &Simulation) -> DVec3 {
     let r = scene.settings.particle_radius as f64;
     let m = scene.materials.liquids[0].density as f64 * (2.0 * r).powi(3);
-    sim.liquid()
-        .velocity
-        .iter()
-        .map(|v| v.as_dvec3() * m)
-        .sum()
+    sim.liquid().velocity.iter().map(|v| v.as_dvec3() * m).sum()
 }
 
 /// Gravity off and no walls: whatever the liquid gives the box, it loses. Every exchange
@@ -113,7 +110,10 @@ fn a_blob_pushing_a_free_box_keeps_the_total_momentum() {
         body.momentum.0.x,
         start.x
     );
-    assert!(worst < 0.01, "total momentum drifted by {worst:.3e} of the blob's");
+    assert!(
+        worst < 0.01,
+        "total momentum drifted by {worst:.3e} of the blob's"
+    );
 }
 
 fn bake_to(dir: &Path, scene: &Scene, resume: bool) -> gloop::bake::BakeSummary {
@@ -189,19 +189,28 @@ fn bad_bodies_are_refused_naming_the_object() {
     scene.objects[1] = original.clone();
     scene.objects[1].mesh.triangles.pop();
     let error = refused(&scene);
-    assert!(error.contains("'Box'") && error.contains("closed"), "{error}");
+    assert!(
+        error.contains("'Box'") && error.contains("closed"),
+        "{error}"
+    );
     // Flat: a box of no height encloses nothing.
     scene.objects[1] = original.clone();
     scene.objects[1].mesh = cuboid(Vec3::ZERO, Vec3::new(0.01, 0.01, 0.0));
     let error = refused(&scene);
-    assert!(error.contains("'Box'") && error.contains("no volume"), "{error}");
+    assert!(
+        error.contains("'Box'") && error.contains("no volume"),
+        "{error}"
+    );
     // Inside out.
     scene.objects[1] = original.clone();
     for t in &mut scene.objects[1].mesh.triangles {
         t.swap(1, 2);
     }
     let error = refused(&scene);
-    assert!(error.contains("'Box'") && error.contains("no volume"), "{error}");
+    assert!(
+        error.contains("'Box'") && error.contains("no volume"),
+        "{error}"
+    );
     // Given by mass, it is valid, and as heavy as asked.
     scene.objects[1] = body(
         "Box",
@@ -231,7 +240,9 @@ fn a_body_far_from_any_liquid_is_a_caution_not_an_error() {
     scene.validate().unwrap();
     let cautions = scene.cautions();
     assert!(
-        cautions.iter().any(|c| c.contains("'Cherry'") && c.contains("no liquid near")),
+        cautions
+            .iter()
+            .any(|c| c.contains("'Cherry'") && c.contains("no liquid near")),
         "{cautions:?}"
     );
     // Above the blob, it falls into it.
@@ -255,19 +266,5 @@ fn scene_files_with_a_body_round_trip() {
         let path = dir.path().join(name);
         scene.save(&path).unwrap();
         assert_eq!(Scene::load(&path).unwrap(), scene, "{name}");
-    }
-}
-
-#[test]
-fn probe_free_blob_drift() {
-    let mut scene = pushed_box(7);
-    scene.objects[1] = body("Box", Vec3::new(0.5, 0.5, 0.5), Vec3::new(0.52, 0.52, 0.52), Some(700.0), None);
-    let mut sim = Simulation::new(&scene).unwrap();
-    let start = liquid_momentum(&scene, &sim);
-    let never = AtomicBool::new(false);
-    for _ in 1..7 {
-        sim.step_frame(&never).unwrap();
-        let total = liquid_momentum(&scene, &sim);
-        eprintln!("free frame {}: drift {:.2e}", sim.frame(), (total - start).length() / start.length());
     }
 }

@@ -102,9 +102,18 @@ mod tests {
         let read = from_comments(&lines).unwrap();
         assert_eq!(read.len(), 2);
         for (a, b) in read.iter().zip(&bodies) {
-            assert_eq!(a.position.to_array().map(f64::to_bits), b.position.to_array().map(f64::to_bits));
-            assert_eq!(a.orientation.to_array().map(f64::to_bits), b.orientation.to_array().map(f64::to_bits));
-            assert_eq!(a.velocity.to_array().map(f64::to_bits), b.velocity.to_array().map(f64::to_bits));
+            assert_eq!(
+                a.position.to_array().map(f64::to_bits),
+                b.position.to_array().map(f64::to_bits)
+            );
+            assert_eq!(
+                a.orientation.to_array().map(f64::to_bits),
+                b.orientation.to_array().map(f64::to_bits)
+            );
+            assert_eq!(
+                a.velocity.to_array().map(f64::to_bits),
+                b.velocity.to_array().map(f64::to_bits)
+            );
         }
         assert_eq!(read, bodies);
         let broken = vec!["gloop rigid_body 0 1 2 3".to_string()];

@@ -53,6 +53,19 @@ mod tests {
         assert_ne!(scene_hash(&scene), scene_hash(&thicker));
     }
 
+    /// Scene format 4 (rigid bodies) changed the binary form of every role; a scene without
+    /// rigid bodies still hashes as before, so its caches resume. The value is the honey drop
+    /// demo's hash by the build before format 4 (`gloop demo honey-drop --frames 1..1` at
+    /// 35dd637, its manifest).
+    #[test]
+    fn a_scene_without_rigid_bodies_hashes_as_before_format_4() {
+        let mut scene = crate::demos::honey_drop::scene();
+        scene.settings.frame_end = 1;
+        assert_eq!(scene_hash(&scene), "03572346a57eba92");
+        scene.version = crate::scene::SCENE_FORMAT_VERSION;
+        assert_eq!(scene_hash(&scene), "03572346a57eba92");
+    }
+
     #[test]
     fn paints_are_opaque_and_honey_glassy_in_the_demos_scene_files() {
         let paint = crate::demos::paint_drops::scene();

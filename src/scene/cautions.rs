@@ -52,7 +52,11 @@ impl Scene {
             (lo, hi)
         };
         let bounds = |object: &super::SceneObject| {
-            geometry::bounds(&geometry::world_vertices(&object.mesh, &object.motion, frame))
+            geometry::bounds(&geometry::world_vertices(
+                &object.mesh,
+                &object.motion,
+                frame,
+            ))
         };
         let liquids: Vec<(Vec3, Vec3)> = self
             .objects

@@ -21,9 +21,7 @@ use serde::{Deserialize, Serialize};
 
 pub use adhesion::{AdhesionFunction, AdhesionMatrix, AdhesionOverride};
 pub use materials::{LiquidMaterial, Look, Materials, SolidMaterial};
-pub use objects::{
-    Emission, Motion, ResolvedEmission, RigidRecord, Role, SceneObject, TriMesh,
-};
+pub use objects::{Emission, Motion, ResolvedEmission, RigidRecord, Role, SceneObject, TriMesh};
 pub use settings::{Domain, Settings, ViscosityModel};
 pub use validate_rigid::{density_of as rigid_density, DENSITY_RANGE as RIGID_DENSITY_RANGE};
 

@@ -60,7 +60,9 @@ pub(super) fn rigid_body(scene: &Scene, object: &SceneObject, label: &str) -> Re
     };
     let (lo, hi) = (*DENSITY_RANGE.start() as f64, *DENSITY_RANGE.end() as f64);
     if !(density.is_finite() && density > 0.0) {
-        return fail(format!("density must be a number above 0 kg/m³, not {density}"));
+        return fail(format!(
+            "density must be a number above 0 kg/m³, not {density}"
+        ));
     }
     if !(lo..=hi).contains(&density) {
         return fail(format!(

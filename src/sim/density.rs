@@ -40,8 +40,8 @@ use super::neighbourhoods::Neighbourhoods;
 use super::neighbours::{each_neighbour, Row};
 use super::objects::ObjectParticles;
 use super::params::Params;
-use super::rigid::reactions::{self, Taken, NO_BODY};
 use super::phases::timed;
+use super::rigid::reactions::{self, Taken, NO_BODY};
 use super::LiquidParticles;
 
 mod eight_lanes;
@@ -296,7 +296,11 @@ fn push(
         let (dx, body, from_body) = push_one(p, x, lists, step, objects, i);
         let clamped = dx.clamp_length_max(limit);
         // The limit scales the bodies' share with the rest (`rigid::reactions`).
-        let scale = if clamped == dx { 1.0 } else { clamped.length() / dx.length() };
+        let scale = if clamped == dx {
+            1.0
+        } else {
+            clamped.length() / dx.length()
+        };
         (clamped, (body, from_body * (scale / p.dt)))
     };
     let correction: Vec<Vec3> = if objects.has_bodies() {

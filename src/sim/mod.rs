@@ -205,7 +205,7 @@ impl Simulation {
         self.liquid.viscous_change = Vec::new();
         // What the frame-end viscosity gave the rigid bodies.
         let fps = self.scene.settings.fps;
-        self.objects.take_reactions(self.frame as f64, fps);
+        self.objects.take_reactions(self.frame as f64, fps, 0.0);
         self.objects.place_at(&self.scene, self.frame as f64);
         self.liquid.bodies = self.objects.body_states();
         if let Some(k) = self.liquid.bodies.iter().position(|b| !body_is_finite(b)) {

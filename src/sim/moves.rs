@@ -8,8 +8,8 @@ use super::neighbourhoods::Neighbourhoods;
 use super::neighbours::{each_neighbour, NeighbourList, Row};
 use super::objects::ObjectParticles;
 use super::params::Params;
-use super::LiquidParticles;
 use super::rigid::reactions::{Taken, NO_BODY};
+use super::LiquidParticles;
 use crate::geometry::obstacle_spacing;
 
 mod contact_push;
@@ -187,9 +187,7 @@ pub fn stop_at_obstacles(
         .zip(moved.par_iter_mut())
         .enumerate();
     if objects.has_bodies() {
-        let taken: Vec<Taken> = particles
-            .map(|(i, ((x, v), m))| stop(i, x, v, m))
-            .collect();
+        let taken: Vec<Taken> = particles.map(|(i, ((x, v), m))| stop(i, x, v, m)).collect();
         objects.record(p, liquid, &taken);
     } else {
         particles.for_each(|(i, ((x, v), m))| {

@@ -220,19 +220,26 @@ impl ObjectParticles {
             body.keep_angular_momentum(from);
             body.fall(p.gravity, p.dt);
         }
-        self.take_reactions(frame, p.fps);
+        self.take_reactions(frame, p.fps, p.dt);
     }
 
     /// Every body takes the liquid's impulses recorded since it last did (at its current
     /// pose), and its particles the velocities that gives.
-    pub fn take_reactions(&mut self, frame: f64, fps: f32) {
+    ///
+    /// At a substep's end (`over` its δt) the body is also moved as the impulse would have
+    /// moved it over the substep, as the liquid's corrections move the liquid (position-based
+    /// dynamics): the liquid's support then lifts a resting body back each substep as it
+    /// lifts the liquid, rather than only stopping its fall. Velocity alone let gravity sink
+    /// a body of honey's own density through honey by about g δt² a substep (39 mm/s at 4
+    /// substeps a frame, 17 mm/s at 16).
+    pub fn take_reactions(&mut self, frame: f64, fps: f32, over: f32) {
         if self.rigid.is_empty() {
             return;
         }
         let ledger = std::mem::take(&mut *self.ledger.lock().expect("ledger"));
         for (body, impulse) in self.rigid.iter_mut().zip(&ledger) {
             let about_centre = impulse.angular - body.state.position.cross(impulse.linear);
-            body.take_impulse(impulse.linear, about_centre);
+            body.take_impulse_over(impulse.linear, about_centre, over as f64);
         }
         *self.ledger.lock().expect("ledger") = vec![Impulse::default(); ledger.len()];
         self.place_bodies(frame, fps);

@@ -79,7 +79,11 @@ pub fn substep(
             }
         }
         if objects.has_bodies() {
-            objects.record(p, liquid, &forces::body_adhesion(p, liquid, objects, &lists));
+            objects.record(
+                p,
+                liquid,
+                &forces::body_adhesion(p, liquid, objects, &lists),
+            );
         }
         acceleration
     });

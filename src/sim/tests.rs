@@ -286,7 +286,8 @@ fn implicit_viscosity_conserves_linear_and_angular_momentum() {
         (linear, angular, scale)
     };
     let (linear, angular, scale) = totals(&liquid);
-    let iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &mut objects, &mut lists, None);
+    let iterations =
+        viscosity_implicit::apply(&scene, &p, &mut liquid, &mut objects, &mut lists, None);
     let (linear_after, angular_after, _) = totals(&liquid);
     assert!(iterations > 2, "the solve took {iterations} iterations");
     // Round-off: each velocity is good to ~6e-8 of itself, and they do not all err alike.

@@ -155,7 +155,10 @@ pub fn apply(
         .rigid
         .iter()
         .flat_map(|b| match walls_move {
-            true => [b.state.velocity.as_vec3(), b.state.angular_velocity.as_vec3()],
+            true => [
+                b.state.velocity.as_vec3(),
+                b.state.angular_velocity.as_vec3(),
+            ],
             false => [Vec3::ZERO; 2],
         })
         .collect();

@@ -311,14 +311,13 @@ impl<'a> Couplings<'a> {
         let n = self.liquid_len;
         let (ub, wb) = (x[n + 2 * b], x[n + 2 * b + 1]);
         let sum = cg::chunked_sum(n, ForceTorque::default(), |i| {
-            self.bodies
-                .of(i)
-                .iter()
-                .filter(|t| t.2 as usize == b)
-                .fold(ForceTorque::default(), |s, (e, r, _)| {
+            self.bodies.of(i).iter().filter(|t| t.2 as usize == b).fold(
+                ForceTorque::default(),
+                |s, (e, r, _)| {
                     let f = *e * e.dot(x[i] - (ub + wb.cross(*r)));
                     s + ForceTorque(f, r.cross(f))
-                })
+                },
+            )
         });
         (sum.0, sum.1)
     }

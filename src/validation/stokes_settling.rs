@@ -42,14 +42,19 @@ pub fn haberman_sayre(lambda: f64) -> f64 {
         / (1.0 - 0.75857 * l.powi(5))
 }
 
-/// An open tube (no caps) along z from 0 to `height`: a tank's wall, two-sided.
-fn tube(radius: f32, height: f32, segments: u32) -> TriMesh {
+/// An open tube (no caps) along z from `bottom` to `bottom + height`: a tank's wall,
+/// two-sided.
+fn tube(radius: f32, bottom: f32, height: f32, segments: u32) -> TriMesh {
     let n = segments;
     let vertices = (0..2)
         .flat_map(|level| {
             (0..n).map(move |i| {
                 let a = std::f32::consts::TAU * i as f32 / n as f32;
-                Vec3::new(radius * a.cos(), radius * a.sin(), level as f32 * height)
+                Vec3::new(
+                    radius * a.cos(),
+                    radius * a.sin(),
+                    bottom + level as f32 * height,
+                )
             })
         })
         .collect();
@@ -85,10 +90,7 @@ pub fn scene() -> Scene {
         &shapes::cylinder(TANK_RADIUS - gap, DEPTH, 96),
         at(0.5 * DEPTH),
     );
-    let hole = shapes::transformed(
-        &shapes::icosphere(BALL_RADIUS + gap, 3),
-        at(ball_centre),
-    );
+    let hole = shapes::transformed(&shapes::icosphere(BALL_RADIUS + gap, 3), at(ball_centre));
     let tall = 2.0 * DEPTH;
     let solid = |name: &str, mesh: TriMesh| SceneObject {
         name: name.into(),
@@ -99,6 +101,7 @@ pub fn scene() -> Scene {
         motion: Motion::default(),
     };
     let wall = TANK_RADIUS + 4.0 * r;
+    let floor_bottom = -gap - 6.0 * r;
     let objects = vec![
         SceneObject {
             name: "Honey".into(),
@@ -111,9 +114,16 @@ pub fn scene() -> Scene {
         },
         solid(
             "Floor",
-            box_mesh(Vec3::new(-wall, -wall, -gap - 6.0 * r), Vec3::new(wall, wall, -gap)),
+            box_mesh(
+                Vec3::new(-wall, -wall, floor_bottom),
+                Vec3::new(wall, wall, -gap),
+            ),
         ),
-        solid("Wall", tube(TANK_RADIUS, tall, 96)),
+        // The wall stands on the floor's bottom face: no gap for the liquid to leave by.
+        solid(
+            "Wall",
+            tube(TANK_RADIUS, floor_bottom, tall - floor_bottom, 96),
+        ),
         SceneObject {
             name: "Ball".into(),
             role: Role::RigidBody {
@@ -189,7 +199,11 @@ pub fn run() -> crate::Result<Vec<Check>> {
         Check::info("speed over the window's first half (m/s)", s.first_half),
         Check::info("speed over the window's second half (m/s)", s.second_half),
         Check::at_most("Reynolds number", reynolds, 0.1),
-        Check::at_least("ball's height above the floor at the end (R)", s.end_height_radii, 5.0),
+        Check::at_least(
+            "ball's height above the floor at the end (R)",
+            s.end_height_radii,
+            5.0,
+        ),
         Check::info("seconds per frame", s.seconds_per_frame),
     ])
 }
@@ -202,7 +216,11 @@ mod tests {
     fn haberman_sayre_is_one_without_walls_and_slows_with_them() {
         assert_eq!(haberman_sayre(0.0), 1.0);
         // The formula at λ = 0.2, evaluated independently (in Python).
-        assert!((haberman_sayre(0.2) - 0.59534).abs() < 1e-4, "{}", haberman_sayre(0.2));
+        assert!(
+            (haberman_sayre(0.2) - 0.59534).abs() < 1e-4,
+            "{}",
+            haberman_sayre(0.2)
+        );
         assert!(haberman_sayre(0.4) < haberman_sayre(0.2));
     }
 }

@@ -1,9 +1,11 @@
-//! Rigid bodies in the liquid (issue 44), weakly (explicitly) coupled: each body's surface is
+//! Rigid bodies in the liquid (issue 44): each body's surface is
 //! sampled into object particles as an obstacle's is, held in the body's frame and placed
 //! with its pose at every move; the liquid feels them as it feels an animated obstacle. Every
 //! operation by which an object particle changes a liquid particle's momentum records the
 //! equal and opposite change on the particle's body (`reactions.rs`), and at the substep's
-//! end the body takes that impulse.
+//! end the body takes that impulse (weak, explicit coupling), except the viscous exchange,
+//! which the implicit viscosity solves with the body's velocity among its unknowns (strong).
+//! Measurements and what is left: `rigid_notes.md` beside this file.
 //!
 //! Per substep of δt, from state (x, q, v, ω) at its start:
 //! 1. the implicit viscosity solves the body's (v, ω) with the liquid's (strong coupling of
@@ -14,7 +16,9 @@
 //! 3. at its end the pose is the one at τ = δt; the angular momentum I_w(q) ω is kept through
 //!    the rotation, ω = I_w(q_end)⁻¹ I_w(q_start) ω (a spinning body precesses without
 //!    gaining energy); the liquid's other impulses J, L (about the centre of mass), recorded
-//!    over the substep, act, v += J / m, ω += I_w⁻¹ L, and so does gravity, v += g δt.
+//!    over the substep, act, v += J / m, ω += I_w⁻¹ L, moving the pose too by what that
+//!    change would have moved it over the substep (as the liquid's corrections move it), and
+//!    gravity acts, v += g δt.
 //!
 //! Gravity and the liquid's pushes act together at the substep's end, so the body moves
 //! through the next substep with both: a gravity kick at the start instead (0.1 m/s per
@@ -165,6 +169,19 @@ impl RigidBody {
         self.state.angular_velocity += inverse * angular;
     }
 
+    /// `take_impulse`, and the pose moved as the velocity change would have moved it over
+    /// `seconds` (`ObjectParticles::take_reactions` says why).
+    pub fn take_impulse_over(&mut self, linear: DVec3, angular: DVec3, seconds: f64) {
+        let (v, w) = (self.state.velocity, self.state.angular_velocity);
+        self.take_impulse(linear, angular);
+        if seconds > 0.0 {
+            let s = &mut self.state;
+            s.position += (s.velocity - v) * seconds;
+            let turn = DQuat::from_scaled_axis((s.angular_velocity - w) * seconds);
+            s.orientation = (turn * s.orientation).normalize();
+        }
+    }
+
     /// Ends a substep that started with orientation `from`: the angular momentum the body had
     /// then is kept through its rotation to the current orientation.
     pub fn keep_angular_momentum(&mut self, from: DQuat) {
@@ -179,7 +196,10 @@ impl RigidBody {
         let s = &self.state;
         let linear = s.velocity * self.mass;
         let (inertia, _) = self.world_inertia(s.orientation);
-        (linear, inertia * s.angular_velocity + s.position.cross(linear))
+        (
+            linear,
+            inertia * s.angular_velocity + s.position.cross(linear),
+        )
     }
 
     /// The world position, normal and velocity of sample `k` in `state`.

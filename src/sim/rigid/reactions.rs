@@ -8,14 +8,16 @@
 //! particle in the M − m moves left) as Δv (M − m)/M, and a force's impulse before the moves
 //! whole. What the operations record, with the body of the object particle that acted:
 //! - adhesion (the solid's stickiness on the liquid), per pair;
-//! - the implicit viscosity's pairs with the body's particles (its friction with the liquid;
-//!   Weiler 2018's boundary term), per pair, from the solved velocities;
 //! - friction in the moves, from the most frictional particle touched;
 //! - the stops at obstacles (in the moves and after each density pass), from the nearest
 //!   particle: the push out and the removal of the velocity into the wall;
 //! - the density correction's push away from the walls in a particle's density, per pair,
 //!   scaled as the pass's limit scales the whole push, and the last pass's share cut back
 //!   with it (`density::last_pass`).
+//!
+//! The implicit viscosity's exchange with a body (Weiler 2018's boundary term) is not recorded
+//! here: the solve finds the body's velocity with the liquid's and hands it what its pairs
+//! took (`viscosity_operator::BodyNodes`).
 //!
 //! Not exchanged: the density correction's lift (`density::lift`, taken only in a long
 //! correction's tail), which lifts whole columns off the walls as a grid solve; and where one
