@@ -114,7 +114,7 @@ fn density_correction_reaches_tolerance() {
     for x in &mut liquid.position {
         *x *= 0.93; // ~20% over-dense
     }
-    let mut objects = ObjectParticles::default();
+    let objects = ObjectParticles::default();
     let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let mut moved = vec![Vec3::ZERO; liquid.len()];
     let outcome = density::correct(&p, &mut liquid, &mut moved, &objects, &mut lists);
