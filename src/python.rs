@@ -242,6 +242,7 @@ fn validate_scene<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, Py
             crate::scene::Role::Liquid { .. } => "liquid",
             crate::scene::Role::Emitter { .. } => "emitter",
             crate::scene::Role::Obstacle { .. } => "obstacle",
+            crate::scene::Role::RigidBody { .. } => "rigid_body",
         };
         let motion = match object.motion {
             crate::scene::Motion::Static { .. } => "static",

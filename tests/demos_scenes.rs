@@ -144,7 +144,7 @@ fn initial_particles(scene: &Scene) -> (Vec<Vec3>, Vec<Vec3>) {
                 )
                 .unwrap(),
             ),
-            Role::Obstacle { .. } => object.extend(
+            Role::Obstacle { .. } | Role::RigidBody { .. } => object.extend(
                 geometry::sample_surface(&world, &o.mesh.triangles, geometry::obstacle_spacing(r))
                     .iter()
                     .map(|s| s.position(&world, &o.mesh.triangles)),

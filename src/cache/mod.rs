@@ -19,6 +19,7 @@
 //! Every file is written under `<name>.tmp` and renamed into place ([`crate::atomic_file`]),
 //! so a reader never sees half a file.
 
+mod body_comments;
 pub mod check;
 mod file_record;
 mod frame_line;

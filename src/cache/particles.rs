@@ -11,6 +11,8 @@
 //! correction's summed steps, which the next frame's first substep starts from
 //! (`sim::density`'s carry). A resumed bake reads it back and continues bit-identically.
 //! Files without it (written before it existed, or by other tools) are read with none.
+//!
+//! Rigid bodies' states ride in the header as comments (`body_comments`).
 
 use std::io::{BufReader, Read};
 use std::path::Path;
@@ -26,7 +28,7 @@ use ply_rs_bw::writer::Writer;
 use super::material_colours::MaterialColours;
 use crate::atomic_file::write_atomically_with;
 use crate::error::{GloopError, Result};
-use crate::sim::LiquidParticles;
+use crate::sim::{BodyState, LiquidParticles};
 
 /// The vertex properties in file order, with their types, of a file with every optional
 /// column: the per-particle colour (`COLOUR`) and the solver's carried state (`CARRIED`).
@@ -158,6 +160,7 @@ fn header(frame: i32, count: usize, layout: Layout, colours: Option<&MaterialCol
     let mut header = Header::new();
     header.encoding = Encoding::BinaryLittleEndian;
     header.comments.push(format!("gloop frame {frame}"));
+    // (The rigid bodies' comments, `body_comments`, follow the colours' in `write_particles`.)
     header
         .comments
         .extend(colours.map(MaterialColours::comments).unwrap_or_default());
@@ -195,6 +198,9 @@ pub fn write_particles(path: &Path, frame: i32, particles: &LiquidParticles) -> 
     let shared = MaterialColours::shared_by(&particles.material, &particles.colour);
     let mut ply = Ply::<Record>::new();
     ply.header = header(frame, n, Layout::written(shared.is_some()), shared.as_ref());
+    ply.header
+        .comments
+        .extend(super::body_comments::comments(&particles.bodies));
     ply.payload.insert("vertex".to_string(), records);
     write_atomically_with(path, |w| {
         Writer::<Record>::new()
@@ -219,7 +225,7 @@ pub struct ParticleFileInfo {
 fn read_checked_header<R: std::io::BufRead>(
     path: &Path,
     reader: &mut Reader<R>,
-) -> Result<(ParticleFileInfo, MaterialColours)> {
+) -> Result<(ParticleFileInfo, MaterialColours, Vec<BodyState>)> {
     let bad = |why: String| GloopError::file(path, format!("not a Gloop particle file: {why}"));
     let header = Parser::<Record>::new()
         .read_header(reader)
@@ -252,6 +258,7 @@ fn read_checked_header<R: std::io::BufRead>(
         )));
     };
     let colours = MaterialColours::from_comments(&header.comments).map_err(bad)?;
+    let bodies = super::body_comments::from_comments(&header.comments).map_err(bad)?;
     let frame = header
         .comments
         .iter()
@@ -261,13 +268,13 @@ fn read_checked_header<R: std::io::BufRead>(
         particles: vertex.count,
         layout,
     };
-    Ok((info, colours))
+    Ok((info, colours, bodies))
 }
 
 /// Reads only the header of a particle file (cheap: for `gloop info` and resume checks).
 pub fn read_particles_header(path: &Path) -> Result<ParticleFileInfo> {
     let file = std::fs::File::open(path).map_err(|e| GloopError::io(path, e))?;
-    read_checked_header(path, &mut Reader::new(BufReader::new(file))).map(|(info, _)| info)
+    read_checked_header(path, &mut Reader::new(BufReader::new(file))).map(|(info, _, _)| info)
 }
 
 /// Checks that a particle file is as long as its header says, reading only the header: the
@@ -283,7 +290,7 @@ pub fn check_particles_length(path: &Path) -> Result<ParticleFileInfo> {
         .read_to_end(&mut head)
         .map_err(|e| GloopError::io(path, e))?;
     let mut reader = Reader::new(std::io::Cursor::new(head.as_slice()));
-    let (info, _) = read_checked_header(path, &mut reader)?;
+    let (info, _, _) = read_checked_header(path, &mut reader)?;
     check_payload_length(path, info, length - reader.get_ref().position())?;
     Ok(info)
 }
@@ -314,7 +321,7 @@ fn check_payload_length(path: &Path, info: ParticleFileInfo, payload: u64) -> Re
 pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
     let bytes = std::fs::read(path).map_err(|e| GloopError::io(path, e))?;
     let mut reader = Reader::new(std::io::Cursor::new(bytes.as_slice()));
-    let (info, colours) = read_checked_header(path, &mut reader)?;
+    let (info, colours, bodies) = read_checked_header(path, &mut reader)?;
     // Check the payload size first: it gives a clear message for the commonest damage (a copy
     // or download cut short) and keeps a corrupt count from driving a huge allocation.
     let header_len = reader.get_ref().position();
@@ -347,6 +354,7 @@ pub fn read_particles(path: &Path) -> Result<LiquidParticles> {
     if records.iter().any(|r| r.density_step != 0.0) {
         particles.density_steps = records.iter().map(|r| r.density_step).collect();
     }
+    particles.bodies = bodies;
     Ok(particles)
 }
 

@@ -87,7 +87,7 @@ pub fn demo_counts(scene: &Scene) -> (usize, usize) {
                     .expect("a demo's liquid fills")
                     .len()
             }
-            Role::Obstacle { .. } => {
+            Role::Obstacle { .. } | Role::RigidBody { .. } => {
                 let spacing = geometry::obstacle_spacing(r);
                 object += geometry::sample_surface(&world, &o.mesh.triangles, spacing).len()
             }

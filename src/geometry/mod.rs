@@ -3,6 +3,7 @@
 
 mod closest_point;
 mod fill;
+mod mass_properties;
 mod motion;
 mod sampling;
 mod triangle_tree;
@@ -15,6 +16,7 @@ use crate::scene::{SceneObject, TriMesh};
 
 pub use closest_point::closest_point_on_triangle;
 pub use fill::{count_fill, fill_closed_mesh, FillLimits, LATTICE_INDEX_LIMIT};
+pub use mass_properties::MassProperties;
 pub use motion::world_vertices;
 pub use sampling::{sample_surface, sampling_cost, SamplingCost, SurfaceSample};
 pub use triangle_tree::TriangleTree;

@@ -3,12 +3,14 @@
 //! with the types it was written from: these mirror version 2's materials (everything else is
 //! unchanged since), and the scene they give has the new fields at their defaults (glassy
 //! liquids, opaque solids), as a version-2 JSON file reads. Caches baked before keep their
-//! Re-mesh, Open Cache's obstacles and `gloop info`.
+//! Re-mesh, Open Cache's obstacles and `gloop info`. Objects are read as version 3 stored them
+//! (`binary_v3`).
 
 use serde::Deserialize;
 
 use super::adhesion::AdhesionOverride;
-use super::{LiquidMaterial, Materials, Scene, SceneObject, Settings, SolidMaterial};
+use super::binary_v3::{self, ObjectV3};
+use super::{LiquidMaterial, Materials, Scene, Settings, SolidMaterial};
 
 #[derive(Deserialize)]
 struct LiquidV2 {
@@ -39,7 +41,7 @@ struct SceneV2 {
     version: u32,
     settings: Settings,
     materials: MaterialsV2,
-    objects: Vec<SceneObject>,
+    objects: Vec<ObjectV3>,
 }
 
 /// A version-2 postcard payload (after the magic and version) as today's scene.
@@ -68,6 +70,6 @@ pub fn from_postcard(payload: &[u8]) -> postcard::Result<Scene> {
             solids: solids.collect(),
             adhesion_overrides: old.materials.adhesion_overrides,
         },
-        objects: old.objects,
+        objects: binary_v3::objects(old.objects)?,
     })
 }

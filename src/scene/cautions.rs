@@ -8,7 +8,10 @@
 //! draws the same cases red and its Bake button asks first (`blender_addon/preflight.py`
 //! mirrors these thresholds).
 
+use glam::Vec3;
+
 use super::{particle_budget, Role, Scene};
+use crate::geometry;
 
 /// A liquid object with fewer particles than this does not flow or mesh as a liquid: a
 /// 2 mm cube at r = 0.5 mm holds 8, which bake as a clump of beads.
@@ -26,7 +29,63 @@ impl Scene {
     pub fn cautions(&self) -> Vec<String> {
         let mut found = self.tiny_liquids();
         found.extend(self.obstacles_over_the_limit());
+        found.extend(self.rigid_bodies_away_from_liquid());
         found
+    }
+
+    /// A rigid body that starts away from all liquid and would not fall into any moves only
+    /// under gravity, untouched: likely a body placed in the wrong spot. "Near" is the body's
+    /// box, stretched along gravity to the domain's edge (the path it falls) and grown by its
+    /// own size, meeting a liquid object's box or an emitter's (stretched the same way: its
+    /// stream falls).
+    fn rigid_bodies_away_from_liquid(&self) -> Vec<String> {
+        let s = &self.settings;
+        let frame = s.frame_start as f32;
+        let fall = |(mut lo, mut hi): (Vec3, Vec3)| {
+            for axis in 0..3 {
+                if s.gravity[axis] < 0.0 {
+                    lo[axis] = lo[axis].min(s.domain.min[axis]);
+                } else if s.gravity[axis] > 0.0 {
+                    hi[axis] = hi[axis].max(s.domain.max[axis]);
+                }
+            }
+            (lo, hi)
+        };
+        let bounds = |object: &super::SceneObject| {
+            geometry::bounds(&geometry::world_vertices(
+                &object.mesh,
+                &object.motion,
+                frame,
+            ))
+        };
+        let liquids: Vec<(Vec3, Vec3)> = self
+            .objects
+            .iter()
+            .filter_map(|object| match object.role {
+                Role::Liquid { .. } => Some(bounds(object)),
+                Role::Emitter { .. } => Some(fall(bounds(object))),
+                _ => None,
+            })
+            .collect();
+        self.objects
+            .iter()
+            .filter(|object| matches!(object.role, Role::RigidBody { .. }))
+            .filter_map(|object| {
+                let (lo, hi) = bounds(object);
+                let margin = Vec3::splat((hi - lo).max_element().max(4.0 * s.particle_radius));
+                let (lo, hi) = fall((lo, hi));
+                let (lo, hi) = (lo - margin, hi + margin);
+                let near = liquids
+                    .iter()
+                    .any(|(l, h)| l.cmple(hi).all() && h.cmpge(lo).all());
+                (!near).then(|| {
+                    format!(
+                        "rigid body '{}' has no liquid near it, nor any in the path it falls:                          it would move only under gravity, untouched; move it into or above                          the liquid, or give it the obstacle role",
+                        object.name
+                    )
+                })
+            })
+            .collect()
     }
 
     fn tiny_liquids(&self) -> Vec<String> {

@@ -45,6 +45,8 @@ impl Scene {
         }
         let decoded = if version == 2 {
             super::binary_v2::from_postcard(&bytes[12..])
+        } else if version == 3 {
+            super::binary_v3::from_postcard(&bytes[12..])
         } else {
             postcard::from_bytes(&bytes[12..])
         };

@@ -3,6 +3,7 @@
 
 pub mod adhesion;
 mod binary_v2;
+pub(crate) mod binary_v3;
 pub mod cautions;
 pub mod changes;
 pub mod io;
@@ -14,19 +15,22 @@ pub mod presets;
 pub mod settings;
 mod validate;
 mod validate_numbers;
+mod validate_rigid;
 
 use serde::{Deserialize, Serialize};
 
 pub use adhesion::{AdhesionFunction, AdhesionMatrix, AdhesionOverride};
 pub use materials::{LiquidMaterial, Look, Materials, SolidMaterial};
-pub use objects::{Emission, Motion, ResolvedEmission, Role, SceneObject, TriMesh};
+pub use objects::{Emission, Motion, ResolvedEmission, RigidRecord, Role, SceneObject, TriMesh};
 pub use settings::{Domain, Settings, ViscosityModel};
+pub use validate_rigid::{density_of as rigid_density, DENSITY_RANGE as RIGID_DENSITY_RANGE};
 
 /// Version of the scene file format written by this build. Readers accept this and older
 /// JSON, and binary files of this version and of version 2 (`binary_v2`).
 /// 2: emitters give a volume flow and speed (`Emission`), not a particle rate.
 /// 3: liquids carry their `look` (glassy or opaque), solids whether they are `see_through`.
-pub const SCENE_FORMAT_VERSION: u32 = 3;
+/// 4: the rigid-body role; role records carry `rigid` (`binary_v3` reads version 3).
+pub const SCENE_FORMAT_VERSION: u32 = 4;
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 pub struct Scene {

@@ -35,7 +35,7 @@ pub fn particles_made(object: &SceneObject, settings: &Settings) -> Result<u64, 
             };
             geometry::count_fill(&vertices, triangles, 2.0 * r, limits)
         }
-        Role::Obstacle { .. } => {
+        Role::Obstacle { .. } | Role::RigidBody { .. } => {
             let cost = sampling_within_limit(&vertices, triangles, settings, "its surface")?;
             Ok(cost.max_samples)
         }

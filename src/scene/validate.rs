@@ -46,7 +46,7 @@ impl Scene {
         };
         if over(&counts) {
             for (object, count) in self.objects.iter().zip(&mut counts) {
-                if matches!(object.role, Role::Obstacle { .. }) {
+                if object.role.is_solid() {
                     count.2 = particle_budget::obstacle_samples(object, s);
                 }
             }
@@ -100,7 +100,7 @@ impl Scene {
                         object.name, emission.frame_start
                     ));
                 }
-                Role::Obstacle { .. } => {}
+                Role::Obstacle { .. } | Role::RigidBody { .. } => {}
             }
         }
         let frames = format!("frames {}..{}", s.frame_start, s.frame_end);
@@ -124,12 +124,13 @@ impl Scene {
         let material = object.role.material();
         let known = match &object.role {
             Role::Liquid { .. } | Role::Emitter { .. } => m.liquid_index(material).is_some(),
-            Role::Obstacle { .. } => m.solid_index(material).is_some(),
+            Role::Obstacle { .. } | Role::RigidBody { .. } => m.solid_index(material).is_some(),
         };
         if !known {
-            let kind = match object.role {
-                Role::Obstacle { .. } => "solid",
-                _ => "liquid",
+            let kind = if object.role.is_solid() {
+                "solid"
+            } else {
+                "liquid"
             };
             return Err(GloopError::scene(format!(
                 "{label} uses unknown {kind} material '{material}'"
@@ -199,6 +200,7 @@ impl Scene {
                 }
             }
             Role::Obstacle { .. } => {}
+            Role::RigidBody { .. } => super::validate_rigid::rigid_body(self, object, label)?,
         }
         Ok(())
     }

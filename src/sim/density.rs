@@ -41,6 +41,7 @@ use super::neighbours::{each_neighbour, Row};
 use super::objects::ObjectParticles;
 use super::params::Params;
 use super::phases::timed;
+use super::rigid::reactions::{self, Taken, NO_BODY};
 use super::LiquidParticles;
 
 mod eight_lanes;
@@ -209,10 +210,12 @@ const CARRY: f32 = 0.7;
 /// One correction pass over all liquid particles (positions only). Returns the largest error
 /// measured before the pass (`Measured::error`); the pass is skipped when that is within
 /// tolerance.
+#[allow(clippy::too_many_arguments)]
 fn pass(
     p: &Params,
     liquid: &mut LiquidParticles,
     moved: &mut [Vec3],
+    objects: &ObjectParticles,
     walls: &[Vec3A],
     lists: &Neighbourhoods,
     places: &mut Option<Vec<Place>>,
@@ -235,7 +238,7 @@ fn pass(
     }
     let mut step: Vec<f32> = measured.into_iter().map(|m| m.step).collect();
     momentum.add_to(p, &mut step, max_error);
-    push(p, liquid, moved, &x, lists, &step);
+    push(p, liquid, moved, &x, lists, &step, objects);
     momentum.pushed(step, max_error);
     max_error
 }
@@ -284,22 +287,50 @@ fn push(
     x: &Positions,
     lists: &Neighbourhoods,
     step: &[f32],
+    objects: &ObjectParticles,
 ) {
     // One pass never moves a particle more than half a radius: a violent impact could
     // otherwise throw it past an obstacle's shell of object particles in one step.
     let limit = 0.5 * p.radius;
-    let correction: Vec<Vec3> = (0..liquid.len())
-        .into_par_iter()
-        .map(|i| push_one(p, x, lists, step, i).clamp_length_max(limit))
-        .collect();
+    let limited = |i: usize| {
+        let (dx, body, from_body) = push_one(p, x, lists, step, objects, i);
+        let clamped = dx.clamp_length_max(limit);
+        // The limit scales the bodies' share with the rest (`rigid::reactions`).
+        let scale = if clamped == dx {
+            1.0
+        } else {
+            clamped.length() / dx.length()
+        };
+        (clamped, (body, from_body * (scale / p.dt)))
+    };
+    let correction: Vec<Vec3> = if objects.has_bodies() {
+        let (correction, taken): (Vec<Vec3>, Vec<Taken>) =
+            (0..liquid.len()).into_par_iter().map(limited).unzip();
+        objects.record(p, liquid, &taken);
+        correction
+    } else {
+        (0..liquid.len())
+            .into_par_iter()
+            .map(|i| limited(i).0)
+            .collect()
+    };
     moves::shift(liquid, moved, &correction);
 }
 
-/// How far particle i's pairs and walls push it (before the pass's limit).
-fn push_one(p: &Params, x: &Positions, lists: &Neighbourhoods, step: &[f32], i: usize) -> Vec3 {
+/// How far particle i's pairs and walls push it (before the pass's limit), and the part of
+/// that the walls of one rigid body push, with that body (`NO_BODY` if none).
+fn push_one(
+    p: &Params,
+    x: &Positions,
+    lists: &Neighbourhoods,
+    step: &[f32],
+    objects: &ObjectParticles,
+    i: usize,
+) -> (Vec3, u32, Vec3) {
     let w = &p.density_kernel;
     let xi = x.liquid[i];
     let mut dx = eight_lanes::pair_push(&p.space, w, i, &x.liquid, lists.near.list.of(i), step);
+    let (mut body, mut from_body) = (NO_BODY, Vec3A::ZERO);
     // The walls in i's density push i away from them, as boundary particles do in
     // position-based fluids. Without this a wall's weight only enlarged i's step, whose
     // pushes on its liquid neighbours drove i itself into the wall, where the stops and the
@@ -309,10 +340,15 @@ fn push_one(p: &Params, x: &Positions, lists: &Neighbourhoods, step: &[f32], i: 
         each_neighbour!(k in lists.objects.of(i) => {
             let d = p.space.delta_aligned(xi, x.walls[k as usize]);
             let s = OBSTACLE_DENSITY_WEIGHT * step[i];
-            dx += d * (s * w.slope_over_distance_sq(d.length_squared()));
+            let term = d * (s * w.slope_over_distance_sq(d.length_squared()));
+            dx += term;
+            if objects.body_of(k as usize) != NO_BODY {
+                body = objects.body_of(k as usize);
+                from_body += term;
+            }
         });
     }
-    Vec3::from(dx)
+    (Vec3::from(dx), body, Vec3::from(from_body))
 }
 
 /// Corrects until the largest compression is within tolerance (or the iteration cap).
@@ -344,6 +380,10 @@ pub fn correct(
     let mut before_this_pass = Vec::with_capacity(moved.len());
     let mut before_last_pass = Vec::with_capacity(moved.len());
     let mut error_before_last_pass = None;
+    // The rigid bodies' impulses recorded before each of those (the last pass's share is cut
+    // back with it).
+    let mut recorded_before_this_pass;
+    let mut recorded_before_last_pass = Vec::new();
     let walls = aligned(&objects.position);
     let mut summed_steps = push_carried_steps(
         p,
@@ -360,7 +400,17 @@ pub fn correct(
         });
         before_this_pass.clear();
         before_this_pass.extend_from_slice(moved);
-        let max_error = pass(p, liquid, moved, &walls, lists, &mut places, &mut momentum);
+        recorded_before_this_pass = objects.recorded();
+        let max_error = pass(
+            p,
+            liquid,
+            moved,
+            objects,
+            &walls,
+            lists,
+            &mut places,
+            &mut momentum,
+        );
         outcome.max_error = max_error;
         outcome.pairs_visited += lists.near.list.pair_count();
         if max_error <= p.density_tolerance {
@@ -373,13 +423,22 @@ pub fn correct(
                     error_before,
                     error_after: max_error,
                 };
-                let (error, measures) = cut_last_pass(p, liquid, moved, lists, last);
+                let (error, measures, kept) = cut_last_pass(p, liquid, moved, lists, last);
+                if objects.has_bodies() {
+                    let after = &recorded_before_this_pass;
+                    let cut = reactions::slide(&recorded_before_last_pass, after, kept);
+                    objects.set_recorded(cut);
+                }
                 outcome.max_error = error;
                 outcome.pairs_visited += measures as u64 * lists.near.list.pair_count();
             }
             break;
         }
         std::mem::swap(&mut before_this_pass, &mut before_last_pass);
+        std::mem::swap(
+            &mut recorded_before_this_pass,
+            &mut recorded_before_last_pass,
+        );
         error_before_last_pass = Some(max_error);
         // The pass's steps, momentum included, as pushed. (The last pass counts whole,
         // though it is then cut: the carry was measured so.)
@@ -389,7 +448,7 @@ pub fn correct(
             .for_each(|(sum, step)| *sum += step);
         outcome.iterations += 1;
         // The pass knows nothing of obstacles' hardness: they have the last word.
-        moves::stop_at_obstacles(p, liquid, moved, objects, lists);
+        moves::stop_at_obstacles(p, liquid, moved, objects, lists, 0.0);
         if outcome.iterations >= p.max_density_iterations {
             break;
         }
@@ -421,7 +480,7 @@ fn push_carried_steps(
         lists.refresh_for_density(p, &liquid.position)
     });
     let x = Positions::of(liquid, walls);
-    push(p, liquid, moved, &x, lists, &carried);
-    moves::stop_at_obstacles(p, liquid, moved, objects, lists);
+    push(p, liquid, moved, &x, lists, &carried, objects);
+    moves::stop_at_obstacles(p, liquid, moved, objects, lists, 0.0);
     carried
 }

@@ -8,6 +8,7 @@ use super::neighbourhoods::Neighbourhoods;
 use super::neighbours::each_neighbour;
 use super::objects::ObjectParticles;
 use super::params::{shared_value, Params};
+use super::rigid::reactions::{Taken, NO_BODY};
 use super::LiquidParticles;
 
 mod liquid_adhesion;
@@ -60,6 +61,40 @@ pub fn gravity_and_adhesion(
                 }
             });
             a
+        })
+        .collect()
+}
+
+/// The rigid bodies' share of the adhesion `gravity_and_adhesion` gives each liquid particle,
+/// as the change of its final velocity over the substep (the impulse a·δt): the same terms,
+/// of the bodies' particles only (`rigid::reactions`).
+pub fn body_adhesion(
+    p: &Params,
+    liquid: &LiquidParticles,
+    objects: &ObjectParticles,
+    lists: &Neighbourhoods,
+) -> Vec<Taken> {
+    let inv_r = 1.0 / p.radius;
+    (0..liquid.len())
+        .into_par_iter()
+        .map(|i| {
+            let xi = liquid.position[i];
+            let mi = liquid.material[i] as usize;
+            let (mut body, mut a) = (NO_BODY, Vec3::ZERO);
+            each_neighbour!(k in lists.objects.of(i) => {
+                let k = k as usize;
+                if objects.body_of(k) == NO_BODY {
+                    continue;
+                }
+                let d = p.space.delta(objects.position[k], xi);
+                let dist = d.length();
+                let f = p.adhesion.get(mi, objects.material[k] as usize).eval(dist * inv_r);
+                if f != 0.0 && dist > 0.0 {
+                    a += d * (f / dist);
+                    body = objects.body_of(k);
+                }
+            });
+            (body, a * p.dt)
         })
         .collect()
 }

@@ -19,6 +19,7 @@ mod objects;
 mod params;
 pub mod phases;
 mod picking;
+mod rigid;
 pub mod state;
 mod substep;
 mod viscosity_classic;
@@ -30,7 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use glam::Vec3;
 
 pub use params::{CONTACT_SKIN_RADII, SKIN_RADII};
-pub use state::{FrameStats, LiquidParticles, PassCapReport};
+pub use state::{BodyState, FrameStats, LiquidParticles, PassCapReport};
 pub use viscosity_implicit::profile as implicit_viscosity_profile;
 
 use crate::error::{GloopError, Result};
@@ -50,6 +51,16 @@ pub fn scene_warnings(scene: &Scene) -> Result<Vec<String>> {
     let mut warnings = viscosity_classic::shortfall_warnings(scene, &params);
     warnings.extend(emitters::speed_warnings(scene));
     Ok(warnings)
+}
+
+/// A rigid body's name, mass (kg), state, and momenta: linear (kg·m/s) and angular about the
+/// world origin (kg·m²/s).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RigidBodyInfo {
+    pub name: String,
+    pub mass: f64,
+    pub state: BodyState,
+    pub momentum: (glam::DVec3, glam::DVec3),
 }
 
 /// A running simulation of one scene.
@@ -114,9 +125,15 @@ impl Simulation {
         Self::with_liquid(scene, frame, liquid)
     }
 
-    fn with_liquid(scene: &Scene, frame: i32, liquid: LiquidParticles) -> Result<Self> {
+    fn with_liquid(scene: &Scene, frame: i32, mut liquid: LiquidParticles) -> Result<Self> {
         let params = Params::new(scene).map_err(GloopError::scene)?;
         let mut objects = ObjectParticles::build(scene);
+        // Rigid bodies start as the scene places them, or continue as a frame left them.
+        let fresh = frame == scene.settings.frame_start && liquid.bodies.is_empty();
+        if !fresh {
+            objects.resume_bodies(&liquid.bodies, frame, scene.settings.fps)?;
+        }
+        liquid.bodies = objects.body_states();
         objects.place_at(scene, frame as f64);
         let total = liquid.len() + objects.len();
         if total as u64 > scene.settings.max_particles {
@@ -151,6 +168,20 @@ impl Simulation {
         &self.liquid
     }
 
+    /// The rigid bodies as they stand at the current frame, in scene order.
+    pub fn rigid_bodies(&self) -> Vec<RigidBodyInfo> {
+        self.objects
+            .rigid
+            .iter()
+            .map(|b| RigidBodyInfo {
+                name: self.scene.objects[b.object].name.clone(),
+                mass: b.mass,
+                state: b.state,
+                momentum: b.momentum(),
+            })
+            .collect()
+    }
+
     /// Object particle positions at the current frame.
     pub fn object_positions(&self) -> &[Vec3] {
         &self.objects.position
@@ -172,7 +203,18 @@ impl Simulation {
         rayon::scope(|_| self.run_substeps(cancel, &mut stats))?;
         self.frame += 1;
         self.liquid.viscous_change = Vec::new();
+        // What the frame-end viscosity gave the rigid bodies.
+        let fps = self.scene.settings.fps;
+        self.objects.take_reactions(self.frame as f64, fps, 0.0);
         self.objects.place_at(&self.scene, self.frame as f64);
+        self.liquid.bodies = self.objects.body_states();
+        if let Some(k) = self.liquid.bodies.iter().position(|b| !body_is_finite(b)) {
+            return Err(GloopError::Other(format!(
+                "the solver became unstable at frame {} (rigid body #{k} is not finite); try \
+                 more substeps or a larger particle radius",
+                self.frame
+            )));
+        }
         if let Some(i) = (0..self.liquid.len())
             .find(|&i| !self.liquid.position[i].is_finite() || !self.liquid.velocity[i].is_finite())
         {
@@ -270,11 +312,18 @@ impl Simulation {
             &self.scene,
             &self.params,
             &mut self.liquid,
-            &self.objects,
+            &mut self.objects,
             &mut lists,
             None,
         );
     }
+}
+
+fn body_is_finite(b: &BodyState) -> bool {
+    b.position.is_finite()
+        && b.orientation.is_finite()
+        && b.velocity.is_finite()
+        && b.angular_velocity.is_finite()
 }
 
 /// The scene as a simulation keeps it: every object, but without the meshes and motions it
@@ -285,7 +334,8 @@ fn working_copy(scene: &Scene) -> Scene {
     let read_again = |object: &SceneObject| match object.role {
         Role::Emitter { .. } => true,
         Role::Obstacle { .. } => !matches!(object.motion, Motion::Static { .. }),
-        Role::Liquid { .. } => false,
+        // A rigid body moves by its own state, from samples taken once.
+        Role::Liquid { .. } | Role::RigidBody { .. } => false,
     };
     let objects = scene
         .objects

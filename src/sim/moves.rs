@@ -8,6 +8,7 @@ use super::neighbourhoods::Neighbourhoods;
 use super::neighbours::{each_neighbour, NeighbourList, Row};
 use super::objects::ObjectParticles;
 use super::params::Params;
+use super::rigid::reactions::{Taken, NO_BODY};
 use super::LiquidParticles;
 use crate::geometry::obstacle_spacing;
 
@@ -64,40 +65,52 @@ pub fn velocity_from_motion(p: &Params, liquid: &mut LiquidParticles, moved: &[V
 /// Liquid touching an obstacle loses a fraction of its velocity relative to the obstacle:
 /// v_rel *= (1 − friction)^(30·δt_m), friction being the fraction lost per 1/30 s (the paper's
 /// friction factor). Where several solids touch, the most frictional one acts.
+///
+/// `kept`: the share of a velocity change now that the substep's final velocity keeps (the
+/// moves left over the moves, `rigid::reactions`): what a rigid body takes back.
 pub fn apply_friction(
     p: &Params,
     liquid: &mut LiquidParticles,
     objects: &ObjectParticles,
     lists: &Neighbourhoods,
     dt: f32,
+    kept: f32,
 ) {
     let touch2 = (p.object_contact * 1.05).powi(2);
     let positions = &liquid.position;
-    liquid
-        .velocity
-        .par_iter_mut()
-        .enumerate()
-        .for_each(|(i, v)| {
-            let mut strongest: Option<(f32, usize)> = None;
-            each_neighbour!(k in lists.objects.of(i) => {
-                let k = k as usize;
-                if p.space
-                    .delta(objects.position[k], positions[i])
-                    .length_squared()
-                    < touch2
-                {
-                    let f = p.friction[objects.material[k] as usize];
-                    if strongest.is_none_or(|(g, _)| f > g) {
-                        strongest = Some((f, k));
-                    }
+    let friction = |i: usize, v: &mut Vec3| -> Taken {
+        let mut strongest: Option<(f32, usize)> = None;
+        each_neighbour!(k in lists.objects.of(i) => {
+            let k = k as usize;
+            if p.space
+                .delta(objects.position[k], positions[i])
+                .length_squared()
+                < touch2
+            {
+                let f = p.friction[objects.material[k] as usize];
+                if strongest.is_none_or(|(g, _)| f > g) {
+                    strongest = Some((f, k));
                 }
-            });
-            if let Some((f, k)) = strongest {
-                let keep = (1.0 - f).max(0.0).powf(30.0 * dt);
-                let vo = objects.velocity[k];
-                *v = vo + (*v - vo) * keep;
             }
         });
+        let Some((f, k)) = strongest else {
+            return (NO_BODY, Vec3::ZERO);
+        };
+        let keep = (1.0 - f).max(0.0).powf(30.0 * dt);
+        let vo = objects.velocity[k];
+        let before = *v;
+        *v = vo + (*v - vo) * keep;
+        (objects.body_of(k), (*v - before) * kept)
+    };
+    let velocity = liquid.velocity.par_iter_mut().enumerate();
+    if objects.has_bodies() {
+        let taken: Vec<Taken> = velocity.map(|(i, v)| friction(i, v)).collect();
+        objects.record(p, liquid, &taken);
+    } else {
+        velocity.for_each(|(i, v)| {
+            friction(i, v);
+        });
+    }
 }
 
 /// Pushes overlapping pairs apart to their contact distance: liquid–liquid both halves,
@@ -113,6 +126,7 @@ pub fn prevent_interpenetration(
     objects: &ObjectParticles,
     lists: &Neighbourhoods,
     contacts: &NeighbourList,
+    kept: f32,
 ) {
     let positions = &liquid.position;
     let corrections: Vec<Vec3> = (0..liquid.len())
@@ -124,7 +138,7 @@ pub fn prevent_interpenetration(
         })
         .collect();
     shift(liquid, moved, &corrections);
-    stop_at_obstacles(p, liquid, moved, objects, lists);
+    stop_at_obstacles(p, liquid, moved, objects, lists, kept);
 }
 
 /// Obstacles are hard and go last: liquid is projected out of them, and the part of its
@@ -132,48 +146,63 @@ pub fn prevent_interpenetration(
 /// pressing down from above cannot drive the bottom layer through a wall over the moves. The
 /// velocity change only removes motion into the wall; it never adds any. The density
 /// correction, which knows nothing of obstacles, ends each of its passes with this too.
+///
+/// A rigid body takes back the push (as the velocity δ/δt it adds to the substep's) and
+/// `kept` of the velocity removed (`apply_friction` says what `kept` is; 0 in the density
+/// correction, after the moves).
 pub fn stop_at_obstacles(
     p: &Params,
     liquid: &mut LiquidParticles,
     moved: &mut [Vec3],
     objects: &ObjectParticles,
     lists: &Neighbourhoods,
+    kept: f32,
 ) {
     if objects.position.is_empty() {
         return;
     }
-    liquid
+    let inv_dt = 1.0 / p.dt;
+    let stop = |i: usize, x: &mut Vec3, v: &mut Vec3, m: &mut Vec3| -> Taken {
+        let push = obstacle_push(p, *x, objects, lists.objects.of(i));
+        if push == Vec3::ZERO {
+            return (NO_BODY, Vec3::ZERO);
+        }
+        *x += push;
+        *m += push;
+        let normal = push.normalize_or_zero();
+        let nearest = nearest_object(p, *x, objects, lists.objects.of(i));
+        let wall_velocity = nearest.map_or(Vec3::ZERO, |k| objects.velocity[k]);
+        let closing = (*v - wall_velocity).dot(normal);
+        let mut change = push * inv_dt;
+        if closing < 0.0 {
+            *v -= normal * closing;
+            change -= normal * (closing * kept);
+        }
+        (nearest.map_or(NO_BODY, |k| objects.body_of(k)), change)
+    };
+    let particles = liquid
         .position
         .par_iter_mut()
         .zip(liquid.velocity.par_iter_mut())
         .zip(moved.par_iter_mut())
-        .enumerate()
-        .for_each(|(i, ((x, v), m))| {
-            let push = obstacle_push(p, *x, objects, lists.objects.of(i));
-            if push == Vec3::ZERO {
-                return;
-            }
-            *x += push;
-            *m += push;
-            let normal = push.normalize_or_zero();
-            let wall_velocity = nearest_velocity(p, *x, objects, lists.objects.of(i));
-            let closing = (*v - wall_velocity).dot(normal);
-            if closing < 0.0 {
-                *v -= normal * closing;
-            }
+        .enumerate();
+    if objects.has_bodies() {
+        let taken: Vec<Taken> = particles.map(|(i, ((x, v), m))| stop(i, x, v, m)).collect();
+        objects.record(p, liquid, &taken);
+    } else {
+        particles.for_each(|(i, ((x, v), m))| {
+            stop(i, x, v, m);
         });
+    }
 }
 
-/// Velocity of the obstacle particle nearest to `x`.
-fn nearest_velocity(p: &Params, x: Vec3, objects: &ObjectParticles, near: Row) -> Vec3 {
-    near.into_iter()
-        .map(|k| k as usize)
-        .min_by(|&a, &b| {
-            let da = p.space.delta(x, objects.position[a]).length_squared();
-            let db = p.space.delta(x, objects.position[b]).length_squared();
-            da.total_cmp(&db).then(a.cmp(&b))
-        })
-        .map_or(Vec3::ZERO, |k| objects.velocity[k])
+/// The obstacle particle nearest to `x` (ties to the lower index).
+fn nearest_object(p: &Params, x: Vec3, objects: &ObjectParticles, near: Row) -> Option<usize> {
+    near.into_iter().map(|k| k as usize).min_by(|&a, &b| {
+        let da = p.space.delta(x, objects.position[a]).length_squared();
+        let db = p.space.delta(x, objects.position[b]).length_squared();
+        da.total_cmp(&db).then(a.cmp(&b))
+    })
 }
 
 /// The push out of the obstacle particles within contact. Several particles of one wall

@@ -1,8 +1,24 @@
 //! The liquid particles: everything a frame file stores and a resumed bake starts from.
 
-use glam::Vec3;
+use glam::{DQuat, DVec3, Vec3};
 
 use super::phases::PhaseTimes;
+
+/// A rigid body's state between substeps (issue 44), in double precision: its centre of mass
+/// in the world, its orientation relative to the pose it started the bake in (the body frame
+/// is the world frame at `settings.frame_start`, about the centre of mass then), and its
+/// linear and angular velocity in the world frame.
+///
+/// Rapier's `RigidBody` holds the same four (translation, rotation, linvel, angvel), so a
+/// later step can hand integration and body-body contact to it and keep this as the state
+/// the cache stores.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyState {
+    pub position: DVec3,
+    pub orientation: DQuat,
+    pub velocity: DVec3,
+    pub angular_velocity: DVec3,
+}
 
 /// Liquid particles as parallel arrays (structure of arrays).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -22,6 +38,10 @@ pub struct LiquidParticles {
     /// starts the next one (`density::CARRY`). Carried across frames, so frame files store
     /// it; empty until the first correction (and after reading a file that has none).
     pub density_steps: Vec<f32>,
+    /// The rigid bodies' states, in the scene's order of rigid bodies: not particles, but
+    /// part of what a frame stores and a resumed bake starts from, so they travel with the
+    /// liquid's state and its frame file (`cache::particles`). Empty without rigid bodies.
+    pub bodies: Vec<BodyState>,
 }
 
 impl LiquidParticles {

@@ -78,6 +78,13 @@ pub fn substep(
                 *a += *dv / p.dt;
             }
         }
+        if objects.has_bodies() {
+            objects.record(
+                p,
+                liquid,
+                &forces::body_adhesion(p, liquid, objects, &lists),
+            );
+        }
         acceleration
     });
     stats.neighbour_pairs += 2 * lists.near.list.pair_count() + lists.objects.pair_count();
@@ -139,8 +146,19 @@ pub fn substep(
                 objects.moved_positions(),
             )
         });
-        moves::apply_friction(p, liquid, objects, &lists, dt_move);
-        moves::prevent_interpenetration(p, liquid, &mut moved, objects, &lists, &contacts.list);
+        // The share of a velocity change made now that the substep's velocity keeps: it moves
+        // the particle in the moves left (`rigid::reactions`).
+        let kept = (p.moves - m) as f32 / p.moves as f32;
+        moves::apply_friction(p, liquid, objects, &lists, dt_move, kept);
+        moves::prevent_interpenetration(
+            p,
+            liquid,
+            &mut moved,
+            objects,
+            &lists,
+            &contacts.list,
+            kept,
+        );
         stats.neighbour_pairs += contacts.list.pair_count() + 2 * lists.objects.pair_count();
     }
     drop(contacts);
@@ -162,6 +180,8 @@ pub fn substep(
     // Velocities are what the particles did over the substep (position-based dynamics), so
     // the corrections above leave no velocity behind that would push back next substep.
     moves::velocity_from_motion(p, liquid, &moved);
+    // The rigid bodies reach the substep's end and take what the liquid gave them.
+    objects.finish_substep(p, end);
     // And leaves the substep at it: the next substep's forces and solve start from it.
     for throat in &throats {
         throat.hold(liquid);

@@ -140,12 +140,12 @@ fn density_correction_reaches_tolerance() {
 #[test]
 fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
     let (scene, p, mut liquid) = setup(6);
-    let objects = ObjectParticles::default();
+    let mut objects = ObjectParticles::default();
     let mut lists = Neighbourhoods::sort_and_build(&p, &mut liquid, &[], None);
     let v_star = liquid.velocity.clone();
 
     let cold_iterations =
-        viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
+        viscosity_implicit::apply(&scene, &p, &mut liquid, &mut objects, &mut lists, None);
     let cold = liquid.velocity.clone();
     assert!(
         cold_iterations > 2,
@@ -158,7 +158,7 @@ fn implicit_viscosity_warm_start_saves_iterations_and_keeps_the_answer() {
     // velocities (to the solver's tolerance) rather than tighten its target.
     liquid.velocity = v_star.clone();
     let warm_iterations =
-        viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
+        viscosity_implicit::apply(&scene, &p, &mut liquid, &mut objects, &mut lists, None);
     assert!(
         warm_iterations <= 1,
         "warm start took {warm_iterations} iterations (cold: {cold_iterations})"
@@ -191,7 +191,7 @@ fn implicit_viscosity_solves_an_impulse_apart_as_it_solves_the_whole() {
     let radius = 0.002;
     let scene = scene(radius);
     let (p, mut liquid, mut lists) = free_ball(&scene, radius, 6);
-    let objects = ObjectParticles::default();
+    let mut objects = ObjectParticles::default();
     let v0 = liquid.velocity.clone();
     // A shearing impulse with gravity's share: the viscosity has something to act on.
     let impulse: Vec<Vec3> = liquid
@@ -201,7 +201,7 @@ fn implicit_viscosity_solves_an_impulse_apart_as_it_solves_the_whole() {
         .collect();
     let mut solve = |liquid: &mut LiquidParticles, impulse: Option<Vec<Vec3>>| {
         liquid.viscous_change = Vec::new();
-        viscosity_implicit::apply(&scene, &p, liquid, &objects, &mut lists, impulse);
+        viscosity_implicit::apply(&scene, &p, liquid, &mut objects, &mut lists, impulse);
         liquid.velocity.clone()
     };
 
@@ -245,7 +245,7 @@ fn implicit_viscosity_never_adds_kinetic_energy() {
         let mut scene = scene(radius);
         scene.materials.liquids = vec![liquid_preset.clone(), liquid_preset.clone()];
         let (p, mut liquid, mut lists) = free_ball(&scene, radius, 8);
-        let objects = ObjectParticles::default();
+        let mut objects = ObjectParticles::default();
         let energy = |liquid: &LiquidParticles| -> f64 {
             (0..liquid.len())
                 .map(|i| {
@@ -255,7 +255,7 @@ fn implicit_viscosity_never_adds_kinetic_energy() {
                 .sum()
         };
         let before = energy(&liquid);
-        viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
+        viscosity_implicit::apply(&scene, &p, &mut liquid, &mut objects, &mut lists, None);
         let after = energy(&liquid);
         assert!(
             after <= before,
@@ -273,7 +273,7 @@ fn implicit_viscosity_conserves_linear_and_angular_momentum() {
     let radius = 0.001;
     let scene = scene(radius);
     let (p, mut liquid, mut lists) = free_ball(&scene, radius, 8);
-    let objects = ObjectParticles::default();
+    let mut objects = ObjectParticles::default();
     let totals = |liquid: &LiquidParticles| {
         let (mut linear, mut angular, mut scale) = (glam::DVec3::ZERO, glam::DVec3::ZERO, 0.0);
         for i in 0..liquid.len() {
@@ -286,7 +286,8 @@ fn implicit_viscosity_conserves_linear_and_angular_momentum() {
         (linear, angular, scale)
     };
     let (linear, angular, scale) = totals(&liquid);
-    let iterations = viscosity_implicit::apply(&scene, &p, &mut liquid, &objects, &mut lists, None);
+    let iterations =
+        viscosity_implicit::apply(&scene, &p, &mut liquid, &mut objects, &mut lists, None);
     let (linear_after, angular_after, _) = totals(&liquid);
     assert!(iterations > 2, "the solve took {iterations} iterations");
     // Round-off: each velocity is good to ~6e-8 of itself, and they do not all err alike.

@@ -104,7 +104,7 @@ pub fn apply(
     scene: &Scene,
     p: &Params,
     liquid: &mut LiquidParticles,
-    objects: &ObjectParticles,
+    objects: &mut ObjectParticles,
     lists: &mut Neighbourhoods,
     impulse: Option<Vec<Vec3>>,
 ) -> u32 {
@@ -139,33 +139,83 @@ pub fn apply(
     }
     // The preconditioner's aggregates: the runs the liquid was sorted into. (The lists are
     // built afresh whenever a particle is added or removed, so they always match; block
-    // Jacobi alone would still do if they did not.)
-    let aggregates =
-        Some(lists.blocks.clone()).filter(|starts| starts.last() == Some(&(liquid.len() as u32)));
+    // Jacobi alone would still do if they did not.) Each rigid body's two unknowns are an
+    // aggregate of their own.
+    let n = liquid.len();
+    let aggregates = Some(lists.blocks.clone())
+        .filter(|starts| starts.last() == Some(&(n as u32)))
+        .map(|mut starts| {
+            starts.extend((0..objects.rigid.len()).map(|b| (n + 2 * b + 2) as u32));
+            starts
+        });
+    // The rigid bodies' velocities (`BodyNodes`): as they are, or for an impulse's solve
+    // none (they took their last impulses before the frame-end solve that this one adds to,
+    // `ObjectParticles::finish_substep`).
+    let bodies_now: Vec<Vec3> = objects
+        .rigid
+        .iter()
+        .flat_map(|b| match walls_move {
+            true => [
+                b.state.velocity.as_vec3(),
+                b.state.angular_velocity.as_vec3(),
+            ],
+            false => [Vec3::ZERO; 2],
+        })
+        .collect();
     let couplings = Couplings::build(p, &mu, liquid, objects, lists);
     let v_star = &liquid.velocity;
     let operator = |v: &[Vec3], out: &mut [Vec3]| {
-        out.par_iter_mut().enumerate().for_each(|(i, o)| {
-            *o = mass(i) * v[i] + couplings.pair_sum(i, v) + couplings.wall_drag(i, v[i])
+        let (liquid_rows, body_rows) = out.split_at_mut(n);
+        liquid_rows.par_iter_mut().enumerate().for_each(|(i, o)| {
+            *o = mass(i) * v[i]
+                + couplings.pair_sum(i, v)
+                + couplings.wall_drag(i, v[i])
+                + couplings.body_wall_sum(i, v[i], v)
         });
+        couplings.body_rows(v, body_rows);
+    };
+    // The bodies' rows' right side: their momenta.
+    let body_b = |b: &mut Vec<Vec3>| {
+        for (k, u) in bodies_now.iter().enumerate() {
+            let body = k / 2;
+            b.push(match k % 2 {
+                0 => couplings.nodes_mass(body) * *u,
+                _ => couplings.nodes_inertia(body) * *u,
+            });
+        }
     };
     // The system's right side, the starting guess and the scale of CG's tolerance.
     let (b, mut v, cold_residual) = match impulse {
         None => {
             // The walls' velocities are known: their part of the operator moves to the right.
-            let b: Vec<Vec3> = (0..v_star.len())
+            let mut b: Vec<Vec3> = (0..n)
                 .into_par_iter()
                 .map(|i| v_star[i] * mass(i) - couplings.wall_sum(i, Vec3::ZERO))
                 .collect();
-            let (v, cold_residual) = warm_guess(&operator, &b, v_star, previous_change);
+            body_b(&mut b);
+            let v_all: Vec<Vec3>;
+            let (v_star_all, previous_change) = match bodies_now.is_empty() {
+                true => (v_star.as_slice(), previous_change),
+                false => {
+                    v_all = v_star.iter().chain(&bodies_now).copied().collect();
+                    let mut change = previous_change;
+                    if change.len() == n {
+                        change.resize(couplings.unknowns(), Vec3::ZERO);
+                    }
+                    (v_all.as_slice(), change)
+                }
+            };
+            let (v, cold_residual) = warm_guess(&operator, &b, v_star_all, previous_change);
             (b, v, cold_residual)
         }
         // The impulse itself is the guess (as v* is for a whole solve), in the same memory.
-        Some(impulse) => {
-            let b: Vec<Vec3> = (0..impulse.len())
+        Some(mut impulse) => {
+            let mut b: Vec<Vec3> = (0..n)
                 .into_par_iter()
                 .map(|i| impulse[i] * mass(i))
                 .collect();
+            body_b(&mut b);
+            impulse.extend_from_slice(&bodies_now);
             (b, impulse, None)
         }
     };
@@ -187,31 +237,39 @@ pub fn apply(
     drop((preconditioner, residual));
     // CG's solution, with the momentum its residual lost restored by a rigid correction.
     let mut updated: Vec<Vec3> = if walls_move {
-        v.clone()
+        v[..n].to_vec()
     } else {
-        (0..v.len())
-            .into_par_iter()
-            .map(|i| v_star[i] + v[i])
-            .collect()
+        (0..n).into_par_iter().map(|i| v_star[i] + v[i]).collect()
     };
+    // What the walls and the bodies took. The bodies get exactly that (their own unknowns
+    // only made the exchange implicit), so liquid and bodies together keep their momentum.
     let walls_took = body.totals(&liquid.position, |i| {
-        if walls_move {
+        let walls = if walls_move {
             couplings.wall_sum(i, v[i])
         } else {
             couplings.wall_drag(i, v[i])
-        }
+        };
+        walls + couplings.body_wall_sum(i, v[i], &v)
     });
+    let bodies_took: Vec<(Vec3, Vec3)> = (0..couplings.body_count())
+        .map(|b| couplings.body_takes(b, &v))
+        .collect();
     let reached = body.totals(&liquid.position, |i| updated[i] * mass(i));
     body.correct(
         &liquid.position,
         &mut updated,
         before - walls_took - reached,
     );
+    drop(couplings);
+    for (b, (force, torque)) in bodies_took.into_iter().enumerate() {
+        objects.body_takes(b, force.as_dvec3(), torque.as_dvec3());
+    }
     // The next guess is the change CG made. (After an impulse's solve there is no such
     // change to hand on: the impulse it would be measured from was the solve's memory.)
     if walls_move {
+        v.truncate(n);
         v.par_iter_mut()
-            .zip(v_star.par_iter())
+            .zip(liquid.velocity.par_iter())
             .for_each(|(v, s)| *v -= *s);
         liquid.viscous_change = v;
     }

@@ -16,6 +16,7 @@ pub mod resting_puddle;
 pub mod scenes;
 pub mod sphere;
 pub mod spinning_blob;
+pub mod stokes_settling;
 pub mod thread;
 pub mod translated_blob;
 pub mod viscometer;
@@ -163,6 +164,12 @@ pub fn scenarios() -> Vec<Scenario> {
             description:
                 "honey poured onto a plate falls as one straight, even rope and coils where it lands",
             run: honey_pour::run,
+        },
+        Scenario {
+            name: "stokes-settling",
+            description:
+                "a steel ball sinks through honey in a tank at the Stokes velocity, wall-corrected (Haberman & Sayre), within 10%",
+            run: stokes_settling::run,
         },
     ]
 }

@@ -2,9 +2,7 @@
 //! operator (k x xᵀ per pair, the masses and walls on the diagonal) and of its
 //! preconditioner, at two thirds of a full matrix's memory and arithmetic.
 
-#[cfg(test)]
-use glam::Mat3;
-use glam::Vec3;
+use glam::{Mat3, Vec3};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Symmetric3 {
@@ -38,7 +36,6 @@ impl Symmetric3 {
     }
 
     /// The symmetric part of `m` (its off-diagonal pairs averaged).
-    #[cfg(test)]
     pub fn from_mat3(m: Mat3) -> Self {
         Symmetric3 {
             diagonal: Vec3::new(m.x_axis.x, m.y_axis.y, m.z_axis.z),

@@ -52,7 +52,7 @@ const CUT_ACCEPT: f32 = 0.99;
 /// the compression measured along the pass, aiming just under the tolerance; it ends at the
 /// first measurement within [`CUT_ACCEPT`, 1] of the tolerance, or else at the earliest
 /// point measured within it (the whole pass at worst). Returns the largest compression where
-/// the liquid ends and the measurements made.
+/// the liquid ends, the measurements made, and the fraction of the pass kept.
 ///
 /// (The positions stay clear of obstacles: they lie between two placements the stops have
 /// checked, and an obstacle's surface is flat at the scale of one pass.)
@@ -62,7 +62,7 @@ pub(super) fn cut_last_pass(
     moved: &mut [Vec3],
     lists: &Neighbourhoods,
     pass: LastPass,
-) -> (f32, u32) {
+) -> (f32, u32, f32) {
     let tolerance = p.density_tolerance;
     let aim = CUT_AIM * tolerance;
     // Fractions of the pass: `over` leaves the liquid too compressed, `within` does not;
@@ -87,7 +87,7 @@ pub(super) fn cut_last_pass(
         }
     }
     slide_along(liquid, moved, &pass, within - at);
-    (error_within, measures)
+    (error_within, measures, within)
 }
 
 /// Moves every particle by `fraction` of its displacement over the last pass.
