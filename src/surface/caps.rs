@@ -39,6 +39,10 @@ fn normal(positions: &[Vec3], t: [u32; 3]) -> Vec3 {
 /// is made only where the edge it makes is new (the mesh stays manifold), both new triangles
 /// face the way the neighbour did, and neither is a cap.
 pub fn flip_caps(positions: &[Vec3], triangles: &mut [[u32; 3]]) -> usize {
+    // The edge map costs about 40 bytes a triangle: not built for a mesh without caps.
+    if !triangles.iter().any(|t| cap_corner(positions, t).is_some()) {
+        return 0;
+    }
     let mut owner: FxHashMap<(u32, u32), usize> = FxHashMap::default();
     for (i, t) in triangles.iter().enumerate() {
         for k in 0..3 {
