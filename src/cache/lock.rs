@@ -255,15 +255,23 @@ pub(super) fn os_lock_held(path: &Path) -> Option<bool> {
 /// [`LockHolder::is_stale`]), else the first `gloop mesh` meshing frames of it. For "in use
 /// by …" in `gloop info` and the add-on.
 pub fn lock_holder(dir: &Path) -> Result<Option<LockHolder>> {
+    match read_folder_lock(dir)? {
+        Some(holder) => Ok(Some(holder)),
+        None => {
+            let meshers = super::meshing_lock::meshers(dir, false)?;
+            Ok(meshers.into_iter().next().map(|m| m.holder))
+        }
+    }
+}
+
+/// Who `gloop.lock` names, if it exists; an error if it cannot be read (being written).
+pub(super) fn read_folder_lock(dir: &Path) -> Result<Option<LockHolder>> {
     let path = lock_path(dir);
     match std::fs::read(&path) {
         Ok(bytes) => serde_json::from_slice(&bytes)
             .map(Some)
             .map_err(|e| GloopError::file(&path, format!("cannot read the cache lock: {e}"))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let meshers = super::meshing_lock::meshers(dir, false)?;
-            Ok(meshers.into_iter().next().map(|m| m.holder))
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(GloopError::io(&path, e)),
     }
 }

@@ -126,22 +126,24 @@ impl Drop for MeshingLock {
 /// What a mesher's hold on the folder's lock says while it registers.
 const REGISTERING: &str = "mesh (registering)";
 /// Registering takes a few file operations; meshers starting together wait their turn this
-/// long at most.
-const REGISTRATION_WAIT: Duration = Duration::from_secs(10);
+/// long at most. Longer than the folder lock's grace for a lock file left empty
+/// (`lock::UNREADABLE_GRACE`), so a mesher killed while registering does not fail the next.
+const REGISTRATION_WAIT: Duration = Duration::from_secs(30);
 
-/// The folder's lock, to register under. Held by another mesher registering, it is waited
-/// for; held by anything else (a bake), refused.
+/// The folder's lock, to register under. While another mesher registers (its lock file names
+/// it, or is still being written, or is already gone again), it is waited for; held by
+/// anything else (a bake), refused.
 fn take_folder_to_register(dir: &Path) -> Result<CacheLock> {
     let started = Instant::now();
     loop {
         match CacheLock::take(dir, REGISTERING) {
             Ok(lock) => return Ok(lock),
             Err(refused) => {
-                let registering = super::lock_holder(dir)
-                    .ok()
-                    .flatten()
-                    .is_some_and(|h| h.command == REGISTERING);
-                if !registering || started.elapsed() > REGISTRATION_WAIT {
+                let passing = match super::lock::read_folder_lock(dir) {
+                    Ok(Some(holder)) => holder.command == REGISTERING,
+                    Ok(None) | Err(_) => true,
+                };
+                if !passing || started.elapsed() > REGISTRATION_WAIT {
                     return Err(refused);
                 }
                 std::thread::sleep(Duration::from_millis(2));
