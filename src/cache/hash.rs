@@ -26,10 +26,14 @@ pub fn scene_hash(scene: &Scene) -> String {
 }
 
 /// `scene` with what changes no baked frame set as a fresh scene has it: the end frame (a bake
-/// of frames 1..50 can be resumed and extended to 1..100) and how a liquid renders. Two scenes
+/// of frames 1..50 can be resumed and extended to 1..100), how a liquid renders, and the
+/// format version. Two scenes
 /// a resume may pass between are equal here; `scene::changes` names what else differs.
 pub fn what_a_resume_keeps(scene: &Scene) -> Scene {
     let mut normalised = scene.clone();
+    // The format version a scene was read from says how its file was laid out, nothing of
+    // what it bakes (a version-3 JSON scene and its version-4 scene.gloop are one scene).
+    normalised.version = crate::scene::SCENE_FORMAT_VERSION;
     normalised.settings.frame_end = normalised.settings.frame_start;
     for liquid in &mut normalised.materials.liquids {
         liquid.look = Default::default();

@@ -16,10 +16,21 @@ pub const OLDEST_BINARY_VERSION: u32 = 2;
 pub const SCENE_MAGIC: &[u8; 8] = b"GLOOPSCN";
 
 impl Scene {
+    /// The binary scene file: magic, then this build's format version, which says how the
+    /// bytes after it are laid out, whatever version the scene was read from (a version-3
+    /// JSON scene from an older add-on is written in today's layout, and must say so).
     pub fn to_binary(&self) -> Vec<u8> {
         let mut out = SCENE_MAGIC.to_vec();
-        out.extend_from_slice(&self.version.to_le_bytes());
-        out.extend(postcard::to_stdvec(self).expect("a scene always serializes"));
+        out.extend_from_slice(&SCENE_FORMAT_VERSION.to_le_bytes());
+        let payload = if self.version == SCENE_FORMAT_VERSION {
+            postcard::to_stdvec(self)
+        } else {
+            postcard::to_stdvec(&Scene {
+                version: SCENE_FORMAT_VERSION,
+                ..self.clone()
+            })
+        };
+        out.extend(payload.expect("a scene always serializes"));
         out
     }
 
