@@ -262,6 +262,12 @@ fn write_bake(
         repairs,
     };
     let done = AtomicBool::new(false);
+    // A cancel already there when the frames start (made while the bake started up) is seen
+    // now, not whenever the watcher thread first looks: a small scene can bake a frame or two
+    // before that thread has run at all.
+    if options.watch_cancel_file && run.cache.cancel().exists() {
+        options.cancel.store(true, Ordering::Release);
+    }
     let result = std::thread::scope(|scope| {
         if options.watch_cancel_file {
             let file = run.cache.cancel();
