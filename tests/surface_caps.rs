@@ -7,12 +7,11 @@
 //! the area-weighted ones, which caps do not disturb, on the vertices above the contact line
 //! (at the contact line's crease the two rightly differ).
 
-use std::path::Path;
-
 use glam::Vec3;
-use gloop::cache::read_particles;
-use gloop::surface::{mesh_liquid, ObstacleSurface, SurfaceMesh, SurfaceSettings};
-use gloop::Scene;
+use gloop::surface::SurfaceMesh;
+
+mod quick_honey_fixture;
+use quick_honey_fixture::MeshedFrame;
 
 /// Per vertex, the angle in degrees between its corner-angle-weighted normal (Blender's) and
 /// its area-weighted one.
@@ -37,19 +36,13 @@ fn normal_disagreement(mesh: &SurfaceMesh) -> Vec<f32> {
 
 #[test]
 fn quick_honeys_decimated_top_shades_as_its_surface_does() {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/quick_honey_cube");
-    let scene = Scene::load(&fixture.join("scene.gloop")).expect("the Quick Honey scene");
-    let r = scene.settings.particle_radius;
-    for frame in [12, 48] {
-        let particles = read_particles(&fixture.join(format!("particles_{frame:05}.ply")))
-            .expect("the frame's particles");
-        let obstacles = ObstacleSurface::of_scene(&scene, frame);
-        let floor = obstacles[0]
-            .vertices
-            .iter()
-            .map(|v| v.z)
-            .fold(f32::MIN, f32::max);
-        let mesh = mesh_liquid(&particles, r, &SurfaceSettings::default(), &obstacles);
+    for MeshedFrame {
+        frame,
+        mesh,
+        floor,
+        r,
+    } in quick_honey_fixture::meshed(&[12, 48])
+    {
         let turned: Vec<(Vec3, f32)> = normal_disagreement(&mesh)
             .into_iter()
             .zip(&mesh.positions)

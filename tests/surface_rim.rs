@@ -13,7 +13,6 @@
 //! The second test meshes particles of Quick Honey's own bake (a 5 cm cube, turned, over the
 //! add-on's floor plane: `tests/fixtures/quick_honey_cube`, frames 6, 12 and 48).
 use glam::{Mat4, Vec3};
-use gloop::cache::read_particles;
 use gloop::geometry::box_mesh;
 use gloop::scene::{presets, Materials, Motion, Role, Scene, SceneObject};
 use gloop::surface::SurfaceMesh;
@@ -21,8 +20,10 @@ use gloop::surface::{mesh_liquid, ObstacleSurface, SurfaceSettings, CONTACT_OFFS
 use gloop::validation::contact_line::{roughness, section_loops, worst_deviation};
 use gloop::validation::scenes::small_scene_settings;
 use gloop::Simulation;
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
+
+mod quick_honey_fixture;
+use quick_honey_fixture::MeshedFrame;
 
 const R: f32 = 0.002;
 
@@ -117,20 +118,13 @@ fn a_puddle_on_a_floor_has_a_smooth_rim_and_stays_within_the_offset() {
 
 #[test]
 fn quick_honeys_puddle_meets_its_floor_in_one_smooth_line() {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/quick_honey_cube");
-    let scene = Scene::load(&fixture.join("scene.gloop")).expect("the Quick Honey scene");
-    let r = scene.settings.particle_radius;
-    for frame in [6, 12, 48] {
-        let particles = read_particles(&fixture.join(format!("particles_{frame:05}.ply")))
-            .expect("the frame's particles");
-        let obstacles = ObstacleSurface::of_scene(&scene, frame);
-        // The add-on's floor: one horizontal plane.
-        let floor = obstacles[0]
-            .vertices
-            .iter()
-            .map(|v| v.z)
-            .fold(f32::MIN, f32::max);
-        let mesh = mesh_liquid(&particles, r, &SurfaceSettings::default(), &obstacles);
+    for MeshedFrame {
+        frame,
+        mesh,
+        floor,
+        r,
+    } in quick_honey_fixture::meshed(&[6, 12, 48])
+    {
         assert_clean_rim(&mesh, floor, r, &format!("Quick Honey frame {frame}"));
     }
 }

@@ -126,7 +126,7 @@ impl CacheLock {
     pub fn acquire(dir: &Path, command: &str) -> Result<CacheLock> {
         let lock = Self::take(dir, command)?;
         // Meshers register while holding the folder's lock, so none can slip in between.
-        if let Some(mesher) = super::meshing_lock::live_meshers(dir)?.first() {
+        if let Some(mesher) = super::meshing_lock::meshers(dir, true)?.first() {
             return Err(mesher.in_use(dir));
         }
         Ok(lock)
@@ -147,21 +147,10 @@ impl CacheLock {
                 .open(&path);
             match file {
                 Ok(mut file) => {
-                    // No fsync: after a crash the lock is stale anyway. Written before the
-                    // OS lock is taken: on Windows a shared lock forbids writing, its holder's
-                    // included.
-                    let written = file.write_all(text.as_bytes()).and_then(|()| {
-                        if file.try_lock_shared().is_ok() {
-                            return Ok(());
-                        }
-                        // No file locks here (some network file systems): say so, and be
-                        // judged by pid.
+                    // No fsync: after a crash the lock is stale anyway.
+                    let written = write_and_hold(&mut file, &text, || {
                         holder.os_lock = false;
-                        let text = serde_json::to_string_pretty(&holder)
-                            .expect("a lock holder serializes");
-                        file.set_len(0)?;
-                        file.rewind()?;
-                        file.write_all(text.as_bytes())
+                        serde_json::to_string_pretty(&holder).expect("a lock holder serializes")
                     });
                     if let Err(e) = written {
                         drop(file);
@@ -237,6 +226,27 @@ impl Drop for CacheLock {
 /// The lock file of cache folder `dir`.
 pub fn lock_path(dir: &Path) -> PathBuf {
     dir.join(LOCK_FILE_NAME)
+}
+
+/// Writes a new lock file's `record` and takes the file's shared OS lock, which the system
+/// keeps until the process ends. Written first: on Windows a shared lock forbids writing, its
+/// holder's included. Where the file system has no file locks (some network file systems)
+/// the record is written again as `without_os_lock` gives it (saying so, to be judged by
+/// pid). Returns whether the OS lock is held. The folder's lock and meshing locks share it.
+pub(super) fn write_and_hold(
+    file: &mut File,
+    record: &str,
+    without_os_lock: impl FnOnce() -> String,
+) -> std::io::Result<bool> {
+    file.write_all(record.as_bytes())?;
+    if file.try_lock_shared().is_ok() {
+        return Ok(true);
+    }
+    let record = without_os_lock();
+    file.set_len(0)?;
+    file.rewind()?;
+    file.write_all(record.as_bytes())?;
+    Ok(false)
 }
 
 /// Whether some process holds the OS lock on the lock file at `path`: asked by trying to take

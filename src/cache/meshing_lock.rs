@@ -13,14 +13,13 @@
 //! lock ([`super::Manifest::update`]).
 
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::lock::{in_use_by, os_lock_held, CacheLock, LockHolder};
+use super::lock::{in_use_by, os_lock_held, write_and_hold, CacheLock, LockHolder};
 use crate::error::{GloopError, Result};
 
 const PREFIX: &str = "gloop.mesh-";
@@ -86,23 +85,16 @@ impl MeshingLock {
             last: frames.1,
             file: path.clone(),
         };
-        let write = |file: &mut File, mesher: &Mesher| {
-            let text = serde_json::to_string_pretty(mesher).expect("a mesher serializes");
-            file.set_len(0)?;
-            std::io::Seek::rewind(file)?;
-            file.write_all(text.as_bytes())
-        };
         let mut file = File::options()
             .write(true)
             .create_new(true)
             .open(&path)
             .map_err(|e| GloopError::io(&path, e))?;
-        // Written before the OS lock is taken: on Windows a shared lock forbids writing.
-        let mut written = write(&mut file, &mesher);
-        if written.is_ok() && file.try_lock_shared().is_err() {
+        let record = serde_json::to_string_pretty(&mesher).expect("a mesher serializes");
+        let written = write_and_hold(&mut file, &record, || {
             mesher.holder.os_lock = false;
-            written = write(&mut file, &mesher);
-        }
+            serde_json::to_string_pretty(&mesher).expect("a mesher serializes")
+        });
         if let Err(e) = written {
             drop(file);
             let _ = std::fs::remove_file(&path);
@@ -208,11 +200,6 @@ pub(super) fn meshers(dir: &Path, clear_stale: bool) -> Result<Vec<Mesher>> {
 fn pid_in_name(path: &Path) -> Option<u32> {
     let name = path.file_name()?.to_str()?;
     name.strip_prefix(PREFIX)?.split('-').next()?.parse().ok()
-}
-
-/// Whether `dir` has live meshers: a bake's or Re-mesh's `in use` check.
-pub(super) fn live_meshers(dir: &Path) -> Result<Vec<Mesher>> {
-    meshers(dir, true)
 }
 
 #[cfg(test)]

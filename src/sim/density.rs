@@ -331,6 +331,8 @@ fn push_one(
     let xi = x.liquid[i];
     let mut dx = eight_lanes::pair_push(&p.space, w, i, &x.liquid, lists.near.list.of(i), step);
     let (mut body, mut from_body) = (NO_BODY, Vec3A::ZERO);
+    // Looked up once: without bodies the inner loop reads no body index per wall.
+    let bodies = objects.has_bodies();
     // The walls in i's density push i away from them, as boundary particles do in
     // position-based fluids. Without this a wall's weight only enlarged i's step, whose
     // pushes on its liquid neighbours drove i itself into the wall, where the stops and the
@@ -342,7 +344,7 @@ fn push_one(
             let s = OBSTACLE_DENSITY_WEIGHT * step[i];
             let term = d * (s * w.slope_over_distance_sq(d.length_squared()));
             dx += term;
-            if objects.body_of(k as usize) != NO_BODY {
+            if bodies && objects.body_of(k as usize) != NO_BODY {
                 body = objects.body_of(k as usize);
                 from_body += term;
             }
@@ -400,7 +402,11 @@ pub fn correct(
         });
         before_this_pass.clear();
         before_this_pass.extend_from_slice(moved);
-        recorded_before_this_pass = objects.recorded();
+        // Without bodies there is nothing recorded to keep: no lock, no copy per pass.
+        recorded_before_this_pass = match objects.has_bodies() {
+            true => objects.recorded(),
+            false => Vec::new(),
+        };
         let max_error = pass(
             p,
             liquid,
